@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Installs the Debian packages a fresh machine lacks to build symm (as root, or through sudo).
+set -euo pipefail
+need=()
+for p in build-essential cmake pkg-config; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${need[@]}"

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Public entry points for setup, queries, memory management, ordering and barriers: thin
+ * shells over core/ and sync/.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/state.h"
+#include "shmemx.h"
+
+
+SYMM_EXPORT void shmem_init(void)
+{
+    symm_init("shmem_init", SHMEM_THREAD_SINGLE);
+}
+
+SYMM_EXPORT int shmem_init_thread(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+        symm_fatal("shmem_init_thread(requested=%d): not a thread level (SHMEM_THREAD_SINGLE "
+                   "%d .. SHMEM_THREAD_MULTIPLE %d)", requested, SHMEM_THREAD_SINGLE,
+                   SHMEM_THREAD_MULTIPLE);
+    symm_init("shmem_init_thread", requested);
+    if (provided)
+        *provided = symm_g.thread_level;
+    return 0;
+}
+
+SYMM_EXPORT void shmem_query_thread(int *provided)
+{
+    symm_check_init("shmem_query_thread");
+    *provided = symm_g.thread_level;
+}
+
+SYMM_EXPORT void shmem_finalize(void)
+{
+    symm_finalize();
+}
+
+SYMM_EXPORT void shmem_global_exit(int status)
+{
+    char why[64];
+
+    fflush(NULL);
+    snprintf(why, sizeof(why), "shmem_global_exit(%d)", status);
+    if (symm_g.boot)
+        symm_g.boot->abort(status, why);
+    _exit(status);
+}
+
+SYMM_EXPORT int shmem_my_pe(void)
+{
+    symm_check_init("shmem_my_pe");
+    return symm_g.my_pe;
+}
+
+SYMM_EXPORT int shmem_n_pes(void)
+{
+    symm_check_init("shmem_n_pes");
+    return symm_g.n_pes;
+}
+
+SYMM_EXPORT int shmem_pe_accessible(int pe)
+{
+    symm_check_init("shmem_pe_accessible");
+    return (unsigned)pe < (unsigned)symm_g.n_pes && symm_g.reach[pe];
+}
+
+SYMM_EXPORT int shmem_addr_accessible(const void *addr, int pe)
+{
+    symm_check_init("shmem_addr_accessible");
+    return shmem_pe_accessible(pe) && symm_xlate(addr, 1, pe) != NULL;
+}
+
+SYMM_EXPORT void *shmem_ptr(const void *dest, int pe)
+{
+    symm_check_init("shmem_ptr");
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("shmem_ptr(dest=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)",
+                   dest, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    return symm_g.reach[pe] ? symm_xlate(dest, 1, pe) : NULL;
+}
+
+SYMM_EXPORT void shmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+
+SYMM_EXPORT void shmem_info_get_name(char *name)
+{
+    strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+    name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+
+SYMM_EXPORT void start_pes(int npes)
+{
+    (void)npes;
+    symm_init("start_pes", SHMEM_THREAD_SINGLE);
+}
+
+SYMM_EXPORT int _my_pe(void)
+{
+    return shmem_my_pe();
+}
+
+SYMM_EXPORT int _num_pes(void)
+{
+    return shmem_n_pes();
+}
+
+/* ---- Memory management ------------------------------------------------------------------ */
+SYMM_EXPORT void *shmem_malloc(size_t size)
+{
+    return symm_heap_malloc("shmem_malloc", size, 0);
+}
+
+SYMM_EXPORT void *shmem_calloc(size_t count, size_t size)
+{
+    void *p;
+
+    if (size && count > SIZE_MAX / size)
+        symm_fatal("shmem_calloc(count=%zu, size=%zu): the product overflows", count, size);
+    p = symm_heap_malloc("shmem_calloc", count * size, 0);
+    /* Fresh blocks may hold a freed block's bytes; the barrier inside malloc ran before this
+     * memset, so a second one keeps peers from writing before the block is zero. */
+    if (p) {
+        memset(p, 0, count * size);
+        symm_barrier_world();
+    }
+    return p;
+}
+
+SYMM_EXPORT void *shmem_align(size_t alignment, size_t size)
+{
+    if (alignment == 0)
+        symm_fatal("shmem_align(alignment=0, size=%zu): alignment must be a power of two", size);
+    return symm_heap_malloc("shmem_align", size, alignment);
+}
+
+SYMM_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+
+    if (hints & ~known)
+        symm_fatal("shmem_malloc_with_hints(size=%zu, hints=%#lx): unknown hint bits %#lx", size,
+                   hints, hints & ~known);
+    return symm_heap_malloc("shmem_malloc_with_hints", size, 0);
+}
+
+SYMM_EXPORT void *shmem_realloc(void *ptr, size_t size)
+{
+    return symm_heap_realloc("shmem_realloc", ptr, size);
+}
+
+SYMM_EXPORT void shmem_free(void *ptr)
+{
+    symm_heap_free("shmem_free", ptr);
+}
+
+SYMM_EXPORT void *shmalloc(size_t size)
+{
+    return symm_heap_malloc("shmalloc", size, 0);
+}
+
+SYMM_EXPORT void *shmemalign(size_t alignment, size_t size)
+{
+    return symm_heap_malloc("shmemalign", size, alignment);
+}
+
+SYMM_EXPORT void *shrealloc(void *ptr, size_t size)
+{
+    return symm_heap_realloc("shrealloc", ptr, size);
+}
+
+SYMM_EXPORT void shfree(void *ptr)
+{
+    symm_heap_free("shfree", ptr);
+}
+
+/* ---- Ordering and barriers ---------------------------------------------------------------
+ * Every transfer to a load/store peer is complete when its call returns (memcpy, including
+ * glibc's streaming stores, which it fences itself), so quiet and fence are one full fence. */
+static inline void quiet(void)
+{
+    symm_full_fence();
+}
+
+SYMM_EXPORT void shmem_quiet(void)
+{
+    quiet();
+}
+
+SYMM_EXPORT void shmem_fence(void)
+{
+    quiet();
+}
+
+SYMM_EXPORT void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    if (symm_ctx_ok(ctx, "shmem_ctx_quiet"))
+        quiet();
+}
+
+SYMM_EXPORT void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    if (symm_ctx_ok(ctx, "shmem_ctx_fence"))
+        quiet();
+}
+
+SYMM_EXPORT void shmem_barrier_all(void)
+{
+    symm_check_init("shmem_barrier_all");
+    quiet();
+    symm_barrier_world();
+}
+
+SYMM_EXPORT void shmem_sync_all(void)
+{
+    symm_check_init("shmem_sync_all");
+    symm_barrier_world();
+}
+
+/* ---- Extensions ------------------------------------------------------------------------- */
+SYMM_EXPORT void *shmemx_heap_base(int pe)
+{
+    symm_check_init("shmemx_heap_base");
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("shmemx_heap_base(pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)",
+                   pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    return symm_g.reach[pe] ? symm_g.heap_win + (size_t)pe * symm_g.stride : NULL;
+}
+
+SYMM_EXPORT size_t shmemx_heap_size(void)
+{
+    symm_check_init("shmemx_heap_size");
+    return symm_g.alloc.size;
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The symmetric heap: one memfd per PE, mapped into the heap window at every PE of the node,
+ * and the collective allocation calls on top of the allocator.
+ *
+ * The memfd is sized to the whole heap at start but stays sparse: pages exist only once
+ * touched. An allocation that reaches above the high-water mark backs the new pages on its own
+ * PE, and after the allocation's barrier maps them at every peer, so that later puts and gets
+ * take no page faults. Every allocation call also publishes (sequence, size, alignment, result)
+ * in the internal part of the heap and reads every peer's record after the barrier: a call
+ * whose arguments differ across PEs, or that some PE could not satisfy, is caught there and
+ * handled alike on every PE.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/state.h"
+
+static size_t round_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/* Reserves n slots of stride bytes, aligned to SYMM_HEAP_ALIGN, mapping nothing. */
+static char *reserve(size_t n, size_t stride)
+{
+    size_t len = n * stride + SYMM_HEAP_ALIGN;
+    char *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *q;
+
+    if (p == MAP_FAILED)
+        return NULL;
+    q = (char *)round_up((uintptr_t)p, SYMM_HEAP_ALIGN);
+    if (q > p)
+        munmap(p, q - p);
+    if (p + len > q + n * stride)
+        munmap(q + n * stride, p + len - (q + n * stride));
+    return q;
+}
+
+static symm_status_t map_at(char *at, size_t len, int fd)
+{
+    void *p = mmap(at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+
+    return p == MAP_FAILED ? SYMM_ERR_SYS : SYMM_OK;
+}
+
+static symm_status_t check_heap_sizes(void)
+{
+    uint64_t mine = symm_g.heap_len, *all = malloc(sizeof(uint64_t) * symm_g.n_pes);
+    symm_status_t st;
+
+    if (!all)
+        return SYMM_ERR_NOMEM;
+    st = symm_g.boot->allgather(&mine, sizeof(mine), all);
+    for (int pe = 0; st == SYMM_OK && pe < symm_g.n_pes; pe++)
+        if (all[pe] != mine)
+            symm_fatal("shmem_init: SHMEM_SYMMETRIC_SIZE differs across PEs: pe %d has a heap of "
+                       "%llu bytes, pe %d one of %llu", symm_g.my_pe, (unsigned long long)mine,
+                       pe, (unsigned long long)all[pe]);
+    free(all);
+    return st;
+}
+
+symm_status_t symm_heap_init(void)
+{
+    int n = symm_g.n_pes, fds[2], *all = NULL;
+    size_t *lens = NULL;
+    symm_status_t st = SYMM_ERR_SYS;
+    char *data_lo = NULL;
+    size_t data_len = 0;
+
+    symm_g.heap_len = SYMM_INTERNAL_SIZE + round_up(symm_g.params.symmetric_size, 4096);
+    symm_g.stride = round_up(symm_g.heap_len, SYMM_HEAP_ALIGN);
+    st = check_heap_sizes();
+    if (st != SYMM_OK)
+        return st;
+    symm_g.heap_fd = memfd_create("symm-heap", MFD_CLOEXEC);
+    if (symm_g.heap_fd < 0 || ftruncate(symm_g.heap_fd, symm_g.heap_len) != 0)
+        return SYMM_ERR_SYS;
+    symm_g.heap_win = reserve(n, symm_g.stride);
+    if (!symm_g.heap_win)
+        return SYMM_ERR_NOMEM;
+    symm_g.heap_base = symm_g.heap_win + (size_t)symm_g.my_pe * symm_g.stride;
+    if (map_at(symm_g.heap_base, symm_g.heap_len, symm_g.heap_fd) != SYMM_OK)
+        return SYMM_ERR_SYS;
+
+    fds[0] = symm_g.heap_fd;
+    fds[1] = -1;
+    if (symm_g.params.static_data && symm_dataseg_share(&fds[1], &data_lo, &data_len) != SYMM_OK)
+        fds[1] = -1;
+    if (fds[1] < 0)
+        fds[1] = symm_g.heap_fd; /* placeholder: every PE sends two descriptors */
+    symm_g.reach = calloc(n, 1);
+    all = malloc(sizeof(int) * 2 * n);
+    lens = malloc(sizeof(size_t) * n);
+    if (!symm_g.reach || !all || !lens)
+        goto out;
+    st = symm_g.boot->allgather(&data_len, sizeof(data_len), lens);
+    if (st == SYMM_OK)
+        st = symm_g.boot->exchange_fds(fds, 2, all);
+    if (st != SYMM_OK)
+        goto out;
+    for (int pe = 0; pe < n; pe++) {
+        if (pe != symm_g.my_pe &&
+            map_at(symm_g.heap_win + (size_t)pe * symm_g.stride, symm_g.heap_len, all[2 * pe]))
+            goto out_sys;
+        symm_g.reach[pe] = 1;
+    }
+    symm_g.data_lo = data_lo;
+    symm_g.data_len = data_len;
+    st = symm_dataseg_map_peers(all, lens);
+    goto out;
+out_sys:
+    st = SYMM_ERR_SYS;
+out:
+    for (int i = 0; all && i < 2 * n; i++)
+        close(all[i]);
+    if (fds[1] != symm_g.heap_fd)
+        close(fds[1]);
+    free(all);
+    free(lens);
+    if (st == SYMM_OK)
+        st = symm_alloc_init(&symm_g.alloc, SYMM_INTERNAL_SIZE, symm_g.heap_len - SYMM_INTERNAL_SIZE);
+    symm_g.prefaulted = SYMM_INTERNAL_SIZE;
+    return st;
+}
+
+void symm_heap_fini(void)
+{
+    if (symm_g.heap_win)
+        munmap(symm_g.heap_win, (size_t)symm_g.n_pes * symm_g.stride);
+    if (symm_g.heap_fd > 0)
+        close(symm_g.heap_fd);
+    symm_alloc_fini(&symm_g.alloc);
+    free(symm_g.reach);
+    symm_g.reach = NULL;
+    symm_g.heap_win = symm_g.heap_base = NULL;
+    symm_g.heap_len = 0;
+    symm_dataseg_fini();
+}
+
+/* Backs [from, to) of the heap on this PE (before the barrier) or maps the peers' pages (after
+ * it). Failure only costs page faults later. */
+static void prefault(size_t from, size_t to, int peers)
+{
+    if (!symm_g.params.prefault || to <= from)
+        return;
+    for (int pe = 0; pe < symm_g.n_pes; pe++) {
+        if ((pe == symm_g.my_pe) == peers || !symm_g.reach[pe])
+            continue;
+        char *p = symm_g.heap_win + (size_t)pe * symm_g.stride + from;
+        if (madvise(p, to - from, MADV_POPULATE_WRITE) != 0)
+            symm_g.params.prefault = 0;
+    }
+}
+
+/* Publishes this PE's record, waits for all, and checks that every PE agrees. Returns the
+ * first PE that could not allocate, or -1. */
+static int agree(const char *call, uint64_t size, uint64_t align, int64_t result)
+{
+    uint64_t seq = symm_g.alloc_seq++;
+    symm_alloc_rec_t *mine = &symm_internal(symm_g.my_pe)->alloc_rec[seq & 1];
+    int short_pe = -1;
+
+    *mine = (symm_alloc_rec_t){.seq = seq, .size = size, .align = align, .result = result};
+    symm_barrier_world();
+    for (int pe = 0; pe < symm_g.n_pes; pe++) {
+        const symm_alloc_rec_t *r = &symm_internal(pe)->alloc_rec[seq & 1];
+        if (r->seq != seq || r->size != size || r->align != align)
+            symm_fatal("%s: collective allocation #%llu differs across PEs: this PE asked for "
+                       "size %llu (alignment %llu), pe %d for size %llu (alignment %llu)%s",
+                       call, (unsigned long long)seq, (unsigned long long)size,
+                       (unsigned long long)align, pe, (unsigned long long)r->size,
+                       (unsigned long long)r->align,
+                       r->seq != seq ? " in another call of the sequence" : "");
+        if (r->result < 0 && short_pe < 0)
+            short_pe = pe;
+    }
+    return short_pe;
+}
+
+void *symm_heap_malloc(const char *call, size_t size, size_t align)
+{
+    size_t off = 0, top;
+    int64_t result;
+    int short_pe;
+
+    symm_check_init(call);
+    if (align & (align - 1))
+        symm_fatal("%s(alignment=%zu, size=%zu): alignment is not a power of two", call, align,
+                   size);
+    if (size == 0) {
+        symm_barrier_world();
+        return NULL;
+    }
+    result = symm_alloc_get(&symm_g.alloc, size, align, &off) == SYMM_OK ? (int64_t)off : -1;
+    top = result < 0 ? 0 : off + size;
+    if (top > symm_g.prefaulted)
+        prefault(symm_g.prefaulted, top, 0);
+    short_pe = agree(call, size, align, result);
+    if (short_pe >= 0) {
+        if (result >= 0)
+            symm_alloc_put(&symm_g.alloc, off);
+        if (symm_g.params.debug || short_pe == symm_g.my_pe)
+            symm_warn("%s(size=%zu): symmetric heap exhausted on pe %d (%zu of %zu bytes in use; "
+                      "SHMEM_SYMMETRIC_SIZE sets the size)", call, size, short_pe,
+                      symm_g.alloc.in_use, symm_g.alloc.size);
+        return NULL;
+    }
+    if (top > symm_g.prefaulted) {
+        prefault(symm_g.prefaulted, top, 1);
+        symm_g.prefaulted = round_up(top, 4096);
+    }
+    return symm_g.heap_base + off;
+}
+
+/* Offset of a block start given by the user, or fatal. */
+static size_t block_off(const char *call, void *ptr)
+{
+    uintptr_t off = (uintptr_t)ptr - (uintptr_t)symm_g.heap_base;
+
+    if (off >= symm_g.heap_len || symm_alloc_size_of(&symm_g.alloc, off) == 0)
+        symm_fatal("%s(ptr=%p): not a block returned by a symmetric allocation", call, ptr);
+    return off;
+}
+
+void symm_heap_free(const char *call, void *ptr)
+{
+    symm_check_init(call);
+    symm_barrier_world();
+    if (ptr == NULL)
+        return;
+    symm_alloc_put(&symm_g.alloc, block_off(call, ptr));
+}
+
+void *symm_heap_realloc(const char *call, void *ptr, size_t size)
+{
+    size_t off, old;
+    void *fresh;
+
+    symm_check_init(call);
+    if (ptr == NULL)
+        return symm_heap_malloc(call, size, 0);
+    if (size == 0) {
+        symm_heap_free(call, ptr);
+        return NULL;
+    }
+    off = block_off(call, ptr);
+    old = symm_alloc_size_of(&symm_g.alloc, off);
+    symm_barrier_world();
+    if (symm_alloc_resize(&symm_g.alloc, off, size) == SYMM_OK) {
+        size_t top = off + size;
+        if (top > symm_g.prefaulted)
+            prefault(symm_g.prefaulted, top, 0);
+        if (agree(call, size, 0, (int64_t)off) < 0) {
+            if (top > symm_g.prefaulted) {
+                prefault(symm_g.prefaulted, top, 1);
+                symm_g.prefaulted = round_up(top, 4096);
+            }
+            return ptr;
+        }
+        symm_alloc_resize(&symm_g.alloc, off, old);
+        return NULL;
+    }
+    fresh = symm_heap_malloc(call, size, 0);
+    if (fresh) {
+        memcpy(fresh, ptr, old < size ? old : size);
+        symm_alloc_put(&symm_g.alloc, off);
+        /* No peer may write the new block before its owner has copied into it. */
+        symm_barrier_world();
+    }
+    return fresh;
+}

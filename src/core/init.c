@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Start and end of a PE: settings, bootstrap, heap and data windows, and the implicit
+ * finalize at exit. Start is cheap by design (no page is touched that an allocation does not
+ * need) so that a job starts in milliseconds.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/state.h"
+#include "symm/config.h"
+
+symm_state_t symm_g = {.my_pe = -1, .heap_fd = -1};
+
+static void at_exit(void)
+{
+    if (symm_g.initialized)
+        symm_finalize();
+}
+
+static void print_banner(void)
+{
+    if (symm_g.my_pe != 0)
+        return;
+    if (symm_g.params.version || symm_g.params.info)
+        printf("symm %s (OpenSHMEM %d.%d), %d PEs, bootstrap %s\n", SYMM_VERSION_STRING,
+               SYMM_SHMEM_MAJOR, SYMM_SHMEM_MINOR, symm_g.n_pes, symm_g.boot->name);
+    if (symm_g.params.info)
+        symm_params_print(&symm_g.params, stdout, "  ");
+    fflush(stdout);
+}
+
+void symm_init(const char *call, int requested)
+{
+    static int registered;
+    char why[256];
+    symm_status_t st;
+
+    if (symm_g.initialized)
+        return;
+    if (symm_g.finalized)
+        symm_fatal("%s: the library was finalized; it cannot be initialized again", call);
+    if (symm_params_load(&symm_g.params, why, sizeof(why)) != SYMM_OK)
+        symm_fatal("%s: %s", call, why);
+    gethostname(symm_g.host, sizeof(symm_g.host) - 1);
+    st = symm_boot_init(&symm_g.boot);
+    if (st != SYMM_OK)
+        symm_fatal("%s: cannot start the bootstrap: %s", call, symm_status_str(st));
+    symm_g.my_pe = symm_g.boot->rank;
+    symm_g.n_pes = symm_g.boot->size;
+    symm_g.thread_level = requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE : requested;
+    symm_wait_init();
+    st = symm_heap_init();
+    if (st != SYMM_OK)
+        symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,
+                   symm_g.params.symmetric_size, symm_status_str(st));
+    symm_g.initialized = 1;
+    if (!registered) {
+        registered = 1;
+        atexit(at_exit);
+    }
+    symm_barrier_world();
+    print_banner();
+}
+
+void symm_finalize(void)
+{
+    if (!symm_g.initialized)
+        return;
+    atomic_thread_fence(memory_order_seq_cst);
+    symm_barrier_world();
+    symm_g.initialized = 0;
+    symm_g.finalized = 1;
+    symm_heap_fini();
+    symm_g.boot->finalize();
+}
+
+const char *symm_status_str(symm_status_t status)
+{
+    switch (status) {
+    case SYMM_OK: return "success";
+    case SYMM_ERR_INVALID: return "invalid argument";
+    case SYMM_ERR_NOMEM: return "out of memory";
+    case SYMM_ERR_SYS: return "system call failed";
+    case SYMM_ERR_BOOT: return "bootstrap failure (the launcher or a peer is gone)";
+    case SYMM_ERR_UNSUPPORTED: return "not supported";
+    }
+    return "unknown status";
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The one error path and the logger. Every message a user sees starts with
+ * "symm: [pe N host pid]" so that, in the interleaved output of a job, it names its PE. A fatal
+ * error is written with a single write(2) (lines of several PEs do not mix) and brings the job
+ * down through the bootstrap.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/state.h"
+
+static int prefix(char *buf, size_t len)
+{
+    const char *rank = getenv("SYMM_RANK");
+
+    if (symm_g.n_pes > 0)
+        return snprintf(buf, len, "symm: [pe %d %s %d] ", symm_g.my_pe, symm_g.host,
+                        (int)getpid());
+    return snprintf(buf, len, "symm: [pe %s %d] ", rank ? rank : "0", (int)getpid());
+}
+
+static void emit(const char *fmt, va_list ap, char *msg, size_t len)
+{
+    char buf[2048];
+    int n = prefix(buf, sizeof(buf));
+    int m = vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+
+    if (m < 0)
+        m = 0;
+    if ((size_t)(n + m) > sizeof(buf) - 2)
+        m = (int)sizeof(buf) - 2 - n;
+    if (msg)
+        snprintf(msg, len, "%s", buf + n);
+    buf[n + m] = '\n';
+    if (write(STDERR_FILENO, buf, n + m + 1) < 0) {
+        /* Nowhere left to report to. */
+    }
+}
+
+void symm_fatal(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    emit(fmt, ap, msg, sizeof(msg));
+    va_end(ap);
+    fflush(stdout);
+    if (symm_g.boot)
+        symm_g.boot->abort(1, msg);
+    _exit(1);
+}
+
+void symm_warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    emit(fmt, ap, NULL, 0);
+    va_end(ap);
+}
+
+void symm_info(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (strcmp(symm_g.params.log_level ? symm_g.params.log_level : "warn", "warn") == 0 ||
+        strcmp(symm_g.params.log_level, "error") == 0)
+        return;
+    va_start(ap, fmt);
+    emit(fmt, ap, NULL, 0);
+    va_end(ap);
+}
+
+void symm_check_init(const char *call)
+{
+    if (SYMM_UNLIKELY(!symm_g.initialized))
+        symm_fatal("%s: called %s shmem_init", call, symm_g.finalized ? "after shmem_finalize, without"
+                                                                     : "before");
+}
+
+char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
+{
+    char *p;
+
+    symm_check_init(call);
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
+                   addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    p = symm_xlate(addr, len, pe);
+    if (p == NULL)
+        symm_fatal("%s(addr=%p, bytes=%zu, pe=%d): [%p, %p) is not symmetric memory (heap %p..%p)",
+                   call, addr, len, pe, addr, (const void *)((const char *)addr + len),
+                   (void *)symm_g.heap_base, (void *)(symm_g.heap_base + symm_g.heap_len));
+    if (!symm_g.reach[pe])
+        symm_fatal("%s(addr=%p, pe=%d): pe %d cannot be reached from this PE", call, addr, pe, pe);
+    return p;
+}

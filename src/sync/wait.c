@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Waiting without burning the machine. A wait spins for a while (long when every PE has a CPU
+ * of its own, briefly when PEs outnumber CPUs), then yields, then sleeps on the futex word
+ * `doorbell` in the internal part of its own heap, which lives in shared memory so that a
+ * peer process can wake it.
+ *
+ * No lost wake-up: the sleeper increments `sleepers` and reads `doorbell` before it re-checks
+ * its condition; a writer stores its data and then reads `sleepers` (both sequentially
+ * consistent), so either the sleeper sees the data or the writer sees the sleeper and rings.
+ * Writes that ring no doorbell (a plain put with no quiet) are still seen: a sleep is bounded.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/state.h"
+
+#define SLEEP_NS 2000000L
+
+static long now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+void symm_wait_init(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    symm_g.oversubscribed = cpus > 0 && symm_g.n_pes > cpus;
+    if (symm_g.params.spin_us >= 0)
+        symm_g.spin_ns = symm_g.params.spin_us * 1000L;
+    else
+        symm_g.spin_ns = symm_g.oversubscribed ? 0 : 200000L;
+    symm_g.yields = (int)symm_g.params.yields;
+}
+
+void symm_wake_slow(symm_internal_t *in)
+{
+    atomic_fetch_add_explicit(&in->doorbell.v, 1, memory_order_seq_cst);
+    symm_futex_wake(&in->doorbell.v);
+}
+
+void symm_wait_sleep(_Atomic uint32_t *word, uint32_t seen)
+{
+    struct timespec ts = {0, SLEEP_NS};
+
+    syscall(SYS_futex, word, FUTEX_WAIT, seen, &ts, NULL, 0);
+}
+
+void symm_futex_wake(void *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+void symm_wait_for(int (*ready)(const void *arg), const void *arg)
+{
+    symm_internal_t *me;
+    long t0;
+    uint32_t bell;
+
+    for (int i = 0; i < 64; i++) {
+        if (ready(arg))
+            return;
+        symm_cpu_relax();
+    }
+    t0 = now_ns();
+    while (now_ns() - t0 < symm_g.spin_ns) {
+        for (int i = 0; i < 64; i++) {
+            if (ready(arg))
+                return;
+            symm_cpu_relax();
+        }
+    }
+    for (int i = 0; i < symm_g.yields; i++) {
+        sched_yield();
+        if (ready(arg))
+            return;
+    }
+    me = symm_internal(symm_g.my_pe);
+    while (!ready(arg)) {
+        atomic_fetch_add_explicit(&me->sleepers.v, 1, memory_order_seq_cst);
+        bell = atomic_load_explicit(&me->doorbell.v, memory_order_seq_cst);
+        if (!ready(arg))
+            symm_wait_sleep(&me->doorbell.v, bell);
+        atomic_fetch_sub_explicit(&me->sleepers.v, 1, memory_order_seq_cst);
+    }
+}
+
+typedef struct reach_arg {
+    _Atomic uint32_t *w;
+    uint32_t target;
+} reach_arg_t;
+
+static int reached(const void *arg)
+{
+    const reach_arg_t *r = arg;
+
+    return (int32_t)(atomic_load_explicit(r->w, memory_order_acquire) - r->target) >= 0;
+}
+
+void symm_wait_reach(_Atomic uint32_t *w, uint32_t target)
+{
+    reach_arg_t r = {w, target};
+
+    if (!reached(&r))
+        symm_wait_for(reached, &r);
+}
