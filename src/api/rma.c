@@ -29,11 +29,18 @@ SYMM_INLINE void put_body(shmem_ctx_t ctx, const char *call, void *dest, const v
 {
     size_t n;
 
+    char *p;
+
     if (!symm_ctx_ok(ctx, call))
         return;
     n = span(call, nelems, size);
-    memcpy(symm_xlate_checked(call, dest, n, pe), source, n);
-    symm_wake_hint(pe);
+    p = symm_xlate_fast(dest, n, pe);
+    if (SYMM_LIKELY(p != NULL)) {
+        memcpy(p, source, n);
+        symm_wake_hint(pe);
+    } else {
+        symm_rma_slow(call, dest, source, n, pe, 1);
+    }
 }
 
 SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
@@ -41,44 +48,58 @@ SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const v
 {
     size_t n;
 
+    const char *p;
+
     if (!symm_ctx_ok(ctx, call))
         return;
     n = span(call, nelems, size);
-    memcpy(dest, symm_xlate_checked(call, source, n, pe), n);
+    p = symm_xlate_fast(source, n, pe);
+    if (SYMM_LIKELY(p != NULL))
+        memcpy(dest, p, n);
+    else
+        symm_rma_slow(call, dest, source, n, pe, 0);
 }
 
-/* Strided copy; strides count elements. The remote side's whole extent is checked once. */
-SYMM_INLINE void strided(const char *call, char *to, ptrdiff_t ts, const char *from,
-                           ptrdiff_t fs, size_t nelems, size_t size)
+/* Strided transfers; strides count elements. The symmetric side's whole extent is translated
+ * once; where the fast path does not reach it (globals, device heaps) each element goes
+ * through the slow path. */
+SYMM_INLINE void strided(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, size_t size, int pe, int put)
 {
-    if (ts <= 0 || fs <= 0)
-        symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, ts, fs);
-    for (size_t i = 0; i < nelems; i++)
-        memcpy(to + i * ts * size, from + i * fs * size, size);
-}
+    ptrdiff_t sym_stride = put ? dst : sst;
+    size_t ext;
+    char *p;
 
-SYMM_INLINE size_t extent(const char *call, ptrdiff_t stride, size_t nelems, size_t size)
-{
-    return nelems == 0 || stride <= 0 ? 0 : span(call, (nelems - 1) * (size_t)stride + 1, size);
+    if (dst <= 0 || sst <= 0)
+        symm_fatal("%s(dst=%td, sst=%td, pe=%d): strides must be positive", call, dst, sst, pe);
+    ext = span(call, (nelems - 1) * (size_t)sym_stride + 1, size);
+    p = symm_xlate_fast(put ? dest : source, ext, pe);
+    for (size_t i = 0; i < nelems; i++) {
+        char *d = (char *)dest + i * dst * size;
+        const char *s = (const char *)source + i * sst * size;
+        if (!p)
+            symm_rma_slow(call, d, s, size, pe, put);
+        else if (put)
+            memcpy(p + i * dst * size, s, size);
+        else
+            memcpy(d, p + i * sst * size, size);
+    }
+    if (put && p)
+        symm_wake_hint(pe);
 }
 
 SYMM_INLINE void iput_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
-    if (!symm_ctx_ok(ctx, call) || nelems == 0)
-        return;
-    strided(call, symm_xlate_checked(call, dest, extent(call, dst, nelems, size), pe), dst,
-            source, sst, nelems, size);
-    symm_wake_hint(pe);
+    if (symm_ctx_ok(ctx, call) && nelems != 0)
+        strided(call, dest, source, dst, sst, nelems, size, pe, 1);
 }
 
 SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
-    if (!symm_ctx_ok(ctx, call) || nelems == 0)
-        return;
-    strided(call, dest, dst, symm_xlate_checked(call, source, extent(call, sst, nelems, size), pe),
-            sst, nelems, size);
+    if (symm_ctx_ok(ctx, call) && nelems != 0)
+        strided(call, dest, source, dst, sst, nelems, size, pe, 0);
 }
 
 /* One body, two public names: shmem_ctx_NAME(ctx, ...) and shmem_NAME(...). */
@@ -111,28 +132,45 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
          iget_body, (dest, source, dst, sst, nelems, SIZE, pe))
 
 /* Single elements: a store or a load through the window. */
+#define SINGLE_PUT(CALL, T, dest, value, pe)                                                     \
+    do {                                                                                        \
+        T *q_ = (T *)symm_xlate_fast(dest, sizeof(T), pe);                                      \
+        if (SYMM_LIKELY(q_ != NULL)) {                                                          \
+            *q_ = value;                                                                        \
+            symm_wake_hint(pe);                                                                 \
+        } else {                                                                                \
+            symm_rma_slow(CALL, dest, &value, sizeof(T), pe, 1);                                \
+        }                                                                                       \
+    } while (0)
+#define SINGLE_GET(CALL, T, source, pe)                                                          \
+    do {                                                                                        \
+        const T *q_ = (const T *)symm_xlate_fast(source, sizeof(T), pe);                        \
+        if (SYMM_LIKELY(q_ != NULL))                                                            \
+            return *q_;                                                                         \
+        T v_;                                                                                   \
+        symm_rma_slow(CALL, &v_, source, sizeof(T), pe, 0);                                     \
+        return v_;                                                                              \
+    } while (0)
+
 #define SINGLE(NAME, T)                                                                          \
     SYMM_EXPORT void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T *dest, T value, int pe)            \
     {                                                                                           \
-        if (symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_p")) {                                        \
-            *(T *)symm_xlate_checked("shmem_ctx_" #NAME "_p", dest, sizeof(T), pe) = value;     \
-            symm_wake_hint(pe);                                                                 \
-        }                                                                                       \
+        if (symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_p"))                                          \
+            SINGLE_PUT("shmem_ctx_" #NAME "_p", T, dest, value, pe);                            \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_p(T *dest, T value, int pe)                                 \
     {                                                                                           \
-        *(T *)symm_xlate_checked("shmem_" #NAME "_p", dest, sizeof(T), pe) = value;             \
-        symm_wake_hint(pe);                                                                     \
+        SINGLE_PUT("shmem_" #NAME "_p", T, dest, value, pe);                                    \
     }                                                                                           \
     SYMM_EXPORT T shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const T *source, int pe)                \
     {                                                                                           \
         if (!symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_g"))                                         \
             return (T)0;                                                                        \
-        return *(const T *)symm_xlate_checked("shmem_ctx_" #NAME "_g", source, sizeof(T), pe);  \
+        SINGLE_GET("shmem_ctx_" #NAME "_g", T, source, pe);                                     \
     }                                                                                           \
     SYMM_EXPORT T shmem_##NAME##_g(const T *source, int pe)                                     \
     {                                                                                           \
-        return *(const T *)symm_xlate_checked("shmem_" #NAME "_g", source, sizeof(T), pe);      \
+        SINGLE_GET("shmem_" #NAME "_g", T, source, pe);                                         \
     }
 
 #define TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)                \

@@ -161,7 +161,7 @@ static void prefault(size_t from, size_t to, int peers)
 
 /* Publishes this PE's record, waits for all, and checks that every PE agrees. Returns the
  * first PE that could not allocate, or -1. */
-static int agree(const char *call, uint64_t size, uint64_t align, int64_t result)
+int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t result)
 {
     uint64_t seq = symm_g.alloc_seq++;
     symm_alloc_rec_t *mine = &symm_internal(symm_g.my_pe)->alloc_rec[seq & 1];
@@ -202,7 +202,7 @@ void *symm_heap_malloc(const char *call, size_t size, size_t align)
     top = result < 0 ? 0 : off + size;
     if (top > symm_g.prefaulted)
         prefault(symm_g.prefaulted, top, 0);
-    short_pe = agree(call, size, align, result);
+    short_pe = symm_heap_agree(call, size, align, result);
     if (short_pe >= 0) {
         if (result >= 0)
             symm_alloc_put(&symm_g.alloc, off);
@@ -257,7 +257,7 @@ void *symm_heap_realloc(const char *call, void *ptr, size_t size)
         size_t top = off + size;
         if (top > symm_g.prefaulted)
             prefault(symm_g.prefaulted, top, 0);
-        if (agree(call, size, 0, (int64_t)off) < 0) {
+        if (symm_heap_agree(call, size, 0, (int64_t)off) < 0) {
             if (top > symm_g.prefaulted) {
                 prefault(symm_g.prefaulted, top, 1);
                 symm_g.prefaulted = round_up(top, 4096);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "gpu/gpu.h"
 #include "symm/config.h"
 
 symm_state_t symm_g = {.my_pe = -1, .heap_fd = -1};
@@ -57,6 +58,9 @@ void symm_init(const char *call, int requested)
         symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,
                    symm_g.params.symmetric_size, symm_status_str(st));
     symm_g.initialized = 1;
+    st = symm_gpu_init();
+    if (st != SYMM_OK)
+        symm_fatal("%s: cannot set up this PE's GPU: %s", call, symm_status_str(st));
     if (!registered) {
         registered = 1;
         atexit(at_exit);
@@ -71,6 +75,7 @@ void symm_finalize(void)
         return;
     atomic_thread_fence(memory_order_seq_cst);
     symm_barrier_world();
+    symm_gpu_fini();
     symm_g.initialized = 0;
     symm_g.finalized = 1;
     symm_heap_fini();

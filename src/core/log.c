@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "gpu/gpu.h"
 
 static int prefix(char *buf, size_t len)
 {
@@ -84,14 +85,40 @@ void symm_check_init(const char *call)
                                                                      : "before");
 }
 
-char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
+static void check_pe(const char *call, const void *addr, int pe)
 {
-    char *p;
-
     symm_check_init(call);
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
                    addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+}
+
+void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int put)
+{
+    const void *sym = put ? dest : src;
+    char *p;
+
+    check_pe(call, sym, pe);
+    p = symm_data_xlate(sym, n, pe);
+    if (p) {
+        if (put) {
+            memcpy(p, src, n);
+            symm_wake_hint(pe);
+        } else {
+            memcpy(dest, p, n);
+        }
+        return;
+    }
+    if (symm_gpu_rma(dest, src, n, pe, put) == SYMM_OK)
+        return;
+    symm_xlate_slow(call, sym, n, pe); /* reports what is wrong */
+}
+
+char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
+{
+    char *p;
+
+    check_pe(call, addr, pe);
     p = symm_xlate(addr, len, pe);
     if (p == NULL)
         symm_fatal("%s(addr=%p, bytes=%zu, pe=%d): [%p, %p) is not symmetric memory (heap %p..%p)",

@@ -175,6 +175,14 @@ SYMM_INLINE char *symm_xlate(const void *addr, size_t len, int pe)
     return symm_data_xlate(addr, len, pe);
 }
 
+/* Host-heap address of addr on pe, or NULL (pe out of range, or not in the host heap). */
+SYMM_INLINE char *symm_xlate_fast(const void *addr, size_t len, int pe)
+{
+    if (SYMM_LIKELY((unsigned)pe < (unsigned)symm_g.n_pes))
+        return symm_heap_xlate(addr, len, pe);
+    return NULL;
+}
+
 /* ---- Errors (log.c) ---------------------------------------------------------------------
  * symm_fatal prints "symm: [pe N host pid] <message>" and brings the whole job down. */
 void symm_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -187,13 +195,13 @@ char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe);
 
 SYMM_INLINE char *symm_xlate_checked(const char *call, const void *addr, size_t len, int pe)
 {
-    if (SYMM_LIKELY((unsigned)pe < (unsigned)symm_g.n_pes)) {
-        char *p = symm_heap_xlate(addr, len, pe);
-        if (SYMM_LIKELY(p != NULL))
-            return p;
-    }
-    return symm_xlate_slow(call, addr, len, pe);
+    char *p = symm_xlate_fast(addr, len, pe);
+
+    return SYMM_LIKELY(p != NULL) ? p : symm_xlate_slow(call, addr, len, pe);
 }
+/* The RMA copies that the fast path does not serve: globals, device heaps, bad arguments.
+ * put: dest is symmetric on pe; get: src is. */
+void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int put);
 
 /* ---- Start and end (init.c) ------------------------------------------------------------ */
 void symm_init(const char *call, int requested);
@@ -205,6 +213,10 @@ void symm_heap_fini(void);
 void *symm_heap_malloc(const char *call, size_t size, size_t align);
 void symm_heap_free(const char *call, void *ptr);
 void *symm_heap_realloc(const char *call, void *ptr, size_t size);
+/* The agreement step of every collective allocation (host or device heap): publishes
+ * (size, align, result), runs a barrier, checks every PE's record (fatal on a mismatch) and
+ * returns the first PE whose result is negative, or -1. */
+int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t result);
 
 /* ---- Data segment (dataseg.c) ---------------------------------------------------------- */
 /* Re-backs the program's writable data with a shareable file; fd is -1 when not possible. */
