@@ -356,6 +356,146 @@ void shmem_set_lock(long *lock);
 int shmem_test_lock(long *lock);
 void shmem_clear_lock(long *lock);
 
+/* ---- Teams ---------------------------------------------------------------------------------
+ * A team is an ordered set of PEs; SHMEM_TEAM_WORLD holds all, SHMEM_TEAM_SHARED those that
+ * share memory with this PE. Splits are collective over the parent team; a PE that is not in
+ * the new team gets SHMEM_TEAM_INVALID. */
+typedef struct symm_team *shmem_team_t;
+extern struct symm_team symm_team_world;
+extern struct symm_team symm_team_shared;
+#define SHMEM_TEAM_WORLD (&symm_team_world)
+#define SHMEM_TEAM_SHARED (&symm_team_shared)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+typedef struct {
+    int num_contexts;
+} shmem_team_config_t;
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+
+int shmem_team_my_pe(shmem_team_t team);
+int shmem_team_n_pes(shmem_team_t team);
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask,
+                             shmem_team_t *new_team);
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team);
+void shmem_team_destroy(shmem_team_t team);
+int shmem_team_sync(shmem_team_t team);
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+/* OpenSHMEM 1.6: shmem_ptr with the PE numbered in `team`. */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+
+/* ---- Collectives ---------------------------------------------------------------------------
+ * Collective over the team: every PE of the team calls with the same counts and root. Source
+ * and destination are symmetric. Each returns 0 on success. broadcast copies the root's source
+ * to dest on every PE of the team (the root's too); fcollect concatenates equal blocks in team
+ * order, collect blocks of any size; alltoall sends block j of source to PE j; reductions
+ * combine element-wise in team order, so every PE gets bit-identical results. */
+int shmem_sync(shmem_team_t team);
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root);
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems);
+#define SYMM_DECL_COLL(NAME, T)                                                                  \
+    int shmem_##NAME##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
+                                 int PE_root);                                                  \
+    int shmem_##NAME##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);     \
+    int shmem_##NAME##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
+    int shmem_##NAME##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
+    int shmem_##NAME##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,    \
+                                 ptrdiff_t sst, size_t nelems);
+#define SYMM_DECL_COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
+    SYMM_IF_##RMA(SYMM_DECL_COLL(NAME, T))
+SYMM_TYPES(SYMM_DECL_COLL_ROW, _)
+
+#define SYMM_DECL_REDUCE(NAME, T, OP)                                                            \
+    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
+                                     size_t nreduce);
+#define SYMM_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
+    SYMM_IF_##BITRED(SYMM_DECL_REDUCE(NAME, T, and) SYMM_DECL_REDUCE(NAME, T, or)              \
+                     SYMM_DECL_REDUCE(NAME, T, xor))                                            \
+    SYMM_IF_##MINMAX(SYMM_DECL_REDUCE(NAME, T, max) SYMM_DECL_REDUCE(NAME, T, min))            \
+    SYMM_IF_##SUMPROD(SYMM_DECL_REDUCE(NAME, T, sum) SYMM_DECL_REDUCE(NAME, T, prod))
+SYMM_TYPES(SYMM_DECL_REDUCE_ROW, _)
+#ifndef __cplusplus
+SYMM_DECL_REDUCE(complexd, double _Complex, sum)
+SYMM_DECL_REDUCE(complexd, double _Complex, prod)
+SYMM_DECL_REDUCE(complexf, float _Complex, sum)
+SYMM_DECL_REDUCE(complexf, float _Complex, prod)
+#endif
+
+/* ---- Active-set collectives (deprecated in OpenSHMEM 1.5, still supported) -----------------
+ * The active set is PE_start + i * 2^logPE_stride, i < PE_size. pSync is a symmetric array of
+ * the given size, all SHMEM_SYNC_VALUE before first use; it is left so again on return. */
+#define SHMEM_SYNC_VALUE 0L
+#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
+#define SHMEM_BARRIER_SYNC_SIZE 4
+#define SHMEM_BCAST_SYNC_SIZE 4
+#define SHMEM_COLLECT_SYNC_SIZE 4
+#define SHMEM_REDUCE_SYNC_SIZE 4
+#define SHMEM_ALLTOALL_SYNC_SIZE 4
+#define SHMEM_ALLTOALLS_SYNC_SIZE 4
+#define SHMEM_SYNC_SIZE 4
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 1
+#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start,
+                     int logPE_stride, int PE_size, long *pSync);
+void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start,
+                     int logPE_stride, int PE_size, long *pSync);
+void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,
+                      int logPE_stride, int PE_size, long *pSync);
+void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
+                      int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
+                      int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
+                      int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+#define SYMM_DECL_TO_ALL(NAME, T, OP)                                                            \
+    void shmem_##NAME##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,      \
+                                      int logPE_stride, int PE_size, T *pWrk, long *pSync);
+#define SYMM_DECL_TO_ALL_BIT(NAME, T)                                                            \
+    SYMM_DECL_TO_ALL(NAME, T, and) SYMM_DECL_TO_ALL(NAME, T, or) SYMM_DECL_TO_ALL(NAME, T, xor)
+#define SYMM_DECL_TO_ALL_ARITH(NAME, T)                                                          \
+    SYMM_DECL_TO_ALL(NAME, T, max) SYMM_DECL_TO_ALL(NAME, T, min)                              \
+    SYMM_DECL_TO_ALL(NAME, T, sum) SYMM_DECL_TO_ALL(NAME, T, prod)
+SYMM_DECL_TO_ALL_BIT(short, short)
+SYMM_DECL_TO_ALL_BIT(int, int)
+SYMM_DECL_TO_ALL_BIT(long, long)
+SYMM_DECL_TO_ALL_BIT(longlong, long long)
+SYMM_DECL_TO_ALL_ARITH(short, short)
+SYMM_DECL_TO_ALL_ARITH(int, int)
+SYMM_DECL_TO_ALL_ARITH(long, long)
+SYMM_DECL_TO_ALL_ARITH(longlong, long long)
+SYMM_DECL_TO_ALL_ARITH(float, float)
+SYMM_DECL_TO_ALL_ARITH(double, double)
+SYMM_DECL_TO_ALL_ARITH(longdouble, long double)
+#ifndef __cplusplus
+SYMM_DECL_TO_ALL(complexd, double _Complex, sum)
+SYMM_DECL_TO_ALL(complexd, double _Complex, prod)
+SYMM_DECL_TO_ALL(complexf, float _Complex, sum)
+SYMM_DECL_TO_ALL(complexf, float _Complex, prod)
+#endif
+
 /* ---- C11 type-generic selectors ------------------------------------------------------------
  * shmem_put(dest, source, nelems, pe) picks shmem_TYPE_put from the type of *dest; the same
  * names with a leading context argument pick the shmem_ctx_ forms. */

@@ -20,6 +20,15 @@ void *shmemx_heap_base(int pe);
 /* Bytes each PE may allocate from its symmetric heap (SHMEM_SYMMETRIC_SIZE). */
 size_t shmemx_heap_size(void);
 
+/* OpenSHMEM 1.6 scans over a team: dest on team PE i holds source summed over PEs 0..i
+ * (inscan) or 0..i-1 (exscan; zero on PE 0). Collective; returns 0. */
+#define SYMMX_DECL_SCAN(NAME, T)                                                                 \
+    int shmem_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);  \
+    int shmem_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+#define SYMMX_DECL_SCAN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
+    SYMM_IF_##SUMPROD(SYMMX_DECL_SCAN(NAME, T))
+SYMM_TYPES(SYMMX_DECL_SCAN_ROW, _)
+
 #ifdef __cplusplus
 }
 #endif

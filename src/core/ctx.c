@@ -11,7 +11,7 @@
 
 #include "core/state.h"
 
-SYMM_EXPORT struct symm_ctx symm_ctx_default = {.magic = SYMM_CTX_LIVE};
+SYMM_EXPORT struct symm_ctx symm_ctx_default = {.magic = SYMM_CTX_LIVE, .team = &symm_team_world};
 
 void symm_ctx_bad(shmem_ctx_t ctx, const char *call)
 {
@@ -36,6 +36,7 @@ SYMM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx)
     }
     c->magic = SYMM_CTX_LIVE;
     c->options = options;
+    c->team = &symm_team_world;
     *ctx = c;
     return 0;
 }

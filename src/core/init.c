@@ -53,6 +53,7 @@ void symm_init(const char *call, int requested)
     symm_g.n_pes = symm_g.boot->size;
     symm_g.thread_level = requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE : requested;
     symm_wait_init();
+    symm_team_init();
     st = symm_heap_init();
     if (st != SYMM_OK)
         symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,

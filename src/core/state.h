@@ -50,7 +50,7 @@ SYMM_INLINE void symm_full_fence(void)
 }
 
 /* Size of the internal part at the start of every heap (library state that peers reach). */
-#define SYMM_INTERNAL_SIZE (4u << 20)
+#define SYMM_INTERNAL_SIZE (16u << 20)
 #define SYMM_HEAP_ALIGN (2u << 20)
 #define SYMM_BARRIER_ROUNDS 32
 
@@ -68,20 +68,45 @@ typedef struct symm_alloc_rec {
 } symm_alloc_rec_t;
 
 /* The internal part of every heap, at offset 0 on every PE. */
+/* Synchronisation state of one team on one PE, at the same offset on every PE. Teams own
+ * slots; the world team has slot 0. */
+#define SYMM_TEAM_SLOTS 64
+#define SYMM_SCRATCH (64u << 10)
+typedef struct symm_slot {
+    /* Dissemination barrier: round k is signalled by team PE (me - 2^k). */
+    symm_word_t bar[SYMM_BARRIER_ROUNDS];
+    /* Central barrier, used on the team's PE 0 only: arrivals, release epoch, its sleepers. */
+    symm_word_t arrive;
+    symm_word_t release;
+    symm_word_t release_sleepers;
+    /* Collectives: `posted` is the epoch of the last collective this PE entered (its data is
+     * in scratch[epoch & 1] or, for large data, in its own buffers); `done` the epoch of the
+     * last one whose reads it finished; `sliced` the epoch whose reduction slice is ready. */
+    symm_word_t posted;
+    symm_word_t done;
+    symm_word_t sliced;
+    /* What each collective call was asked (compared across PEs under SHMEM_DEBUG), and the
+     * element count of collect, by epoch parity. */
+    struct {
+        uint64_t op;
+        uint64_t nelems;
+        int64_t root;
+        uint64_t count;
+    } args[2] __attribute__((aligned(SYMM_CACHELINE)));
+    char scratch[2][SYMM_SCRATCH] __attribute__((aligned(SYMM_CACHELINE)));
+} symm_slot_t;
+
+/* The internal part of every heap, at offset 0 on every PE. */
 typedef struct symm_internal {
     /* Sleep/wake: a waiter that stops spinning counts itself in `sleepers` and sleeps on
      * `doorbell`; whoever writes to this PE rings the doorbell when sleepers is non-zero. */
     symm_word_t sleepers;
     symm_word_t doorbell;
-    /* Dissemination barrier of the world: round k is signalled by PE (me - 2^k). */
-    symm_word_t barrier[SYMM_BARRIER_ROUNDS];
-    /* Central barrier, used on PE 0 only: arrivals, the release epoch, its sleepers. */
-    symm_word_t arrive;
-    symm_word_t release;
-    symm_word_t release_sleepers;
     /* Per-call records of collective allocations, by call parity. */
     symm_alloc_rec_t alloc_rec[2] __attribute__((aligned(SYMM_CACHELINE)));
+    symm_slot_t slot[SYMM_TEAM_SLOTS] __attribute__((aligned(4096)));
 } symm_internal_t;
+_Static_assert(sizeof(symm_internal_t) <= SYMM_INTERNAL_SIZE, "internal part too large");
 
 /* A communication context. Contexts are never freed: a destroyed one keeps its memory with
  * magic SYMM_CTX_DEAD, so that its later use is reported instead of being undefined. */
@@ -90,6 +115,7 @@ typedef struct symm_internal {
 struct symm_ctx {
     uint32_t magic;
     long options;
+    struct symm_team *team;
 };
 
 /* 0 for SHMEM_CTX_INVALID (the operation does nothing), 1 for a live context; fatal for a
@@ -103,6 +129,30 @@ SYMM_INLINE int symm_ctx_ok(shmem_ctx_t ctx, const char *call)
     if (SYMM_UNLIKELY(ctx->magic != SYMM_CTX_LIVE))
         symm_ctx_bad(ctx, call);
     return 1;
+}
+
+/* A team: PEs start + i * stride (world numbers) for i in [0, size). Teams are not freed: a
+ * destroyed one keeps its memory with magic SYMM_TEAM_DEAD so that its use is reported. */
+#define SYMM_TEAM_LIVE 0x5445414du
+#define SYMM_TEAM_DEAD 0xdeadbeefu
+struct symm_team {
+    uint32_t magic;
+    int start;
+    int stride;
+    int size;
+    int me;              /* this PE's index in the team */
+    int slot;
+    uint32_t bar_epoch;  /* barriers so far */
+    uint32_t coll_epoch; /* collectives so far */
+    long config_mask;
+    int num_contexts;
+    const char *name;
+};
+typedef struct symm_team symm_team_t;
+
+SYMM_INLINE int symm_team_pe(const symm_team_t *t, int idx)
+{
+    return t->start + idx * t->stride;
 }
 
 typedef struct symm_state {
@@ -133,7 +183,7 @@ typedef struct symm_state {
     char *data_win;
     size_t data_stride;
 
-    uint32_t barrier_epoch;
+    uint64_t slots_used;       /* team slots this PE has in use */
     long spin_ns;              /* how long a wait spins before yielding */
     int yields;
 } symm_state_t;
@@ -143,6 +193,12 @@ extern symm_state_t symm_g;
 SYMM_INLINE symm_internal_t *symm_internal(int pe)
 {
     return (symm_internal_t *)(symm_g.heap_win + (size_t)pe * symm_g.stride);
+}
+
+/* The slot of team t on the team's PE idx. */
+SYMM_INLINE symm_slot_t *symm_slot(const symm_team_t *t, int idx)
+{
+    return &symm_internal(symm_team_pe(t, idx))->slot[t->slot];
 }
 
 /* Address of addr on pe when addr lies in [heap, heap + len) of this PE, else NULL. */
@@ -224,8 +280,15 @@ symm_status_t symm_dataseg_share(int *fd, char **lo, size_t *len);
 symm_status_t symm_dataseg_map_peers(const int *fds, const size_t *lens);
 void symm_dataseg_fini(void);
 
+/* ---- Teams (coll/team.c) ----------------------------------------------------------------- */
+void symm_team_init(void);
+/* The team behind a handle, or fatal ("call(team=...): invalid/destroyed team"). */
+symm_team_t *symm_team_get(shmem_team_t team, const char *call);
+
 /* ---- Synchronisation (sync/) ------------------------------------------------------------- */
 void symm_barrier_world(void);
+/* Barrier of a team: with quiet (barrier) or without (sync) is the caller's business. */
+void symm_team_barrier(symm_team_t *t);
 void symm_wait_init(void);
 /* Rings pe's doorbell if a waiter there sleeps; call after writing to pe. */
 SYMM_INLINE void symm_wake(int pe)

@@ -1,44 +1,45 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * Barrier of all PEs, two algorithms picked by load at start.
+ * Team barriers, two algorithms picked by load at start.
  *
- * Every PE on a CPU of its own: dissemination. In round k, PE i tells PE (i + 2^k) mod n that
- * it arrived and waits for the word from PE (i - 2^k) mod n: ceil(log2 n) rounds of one store
- * and one spin each, no shared counter to contend on. Each round's word is on a cache line of
- * its own and holds the epoch (the number of barriers so far), so a fast PE already in the
- * next barrier only moves the word further and never confuses a slow one.
+ * Every PE on a CPU of its own: dissemination. In round k, team PE i tells team PE
+ * (i + 2^k) mod n that it arrived and waits for the word from (i - 2^k) mod n: ceil(log2 n)
+ * rounds of one store and one spin each, no shared counter to contend on. Each round's word
+ * is on a cache line of its own and holds the epoch (the team's number of barriers so far),
+ * so a fast PE already in the next barrier only moves the word further and never confuses a
+ * slow one.
  *
  * More PEs than CPUs: a central barrier. A waiting PE cannot spin (it would hold a CPU that a
  * late PE needs), and every wake-up costs a context switch, so each PE should wait once, not
- * log2 n times: PEs count themselves in on PE 0, the last one resets the count and publishes
- * the epoch, and waiters yield, then sleep on the release word itself, which the last PE wakes
- * with one system call for all of them.
+ * log2 n times: PEs count themselves in on the team's PE 0, the last one resets the count and
+ * publishes the epoch, and waiters yield, then sleep on the release word itself, which the
+ * last PE wakes with one system call for all of them.
  */
 #include <sched.h>
 
 #include "core/state.h"
 
-static void dissemination(uint32_t epoch)
+static void dissemination(symm_team_t *t, uint32_t epoch)
 {
-    int n = symm_g.n_pes, me = symm_g.my_pe;
-    symm_internal_t *mine = symm_internal(me);
+    int n = t->size, me = t->me;
+    symm_slot_t *mine = symm_slot(t, me);
 
     for (int k = 0, d = 1; d < n; k++, d <<= 1) {
         int to = me + d >= n ? me + d - n : me + d;
-        atomic_store_explicit(&symm_internal(to)->barrier[k].v, epoch, memory_order_seq_cst);
-        symm_wake(to);
-        symm_wait_reach(&mine->barrier[k].v, epoch);
+        atomic_store_explicit(&symm_slot(t, to)->bar[k].v, epoch, memory_order_seq_cst);
+        symm_wake(symm_team_pe(t, to));
+        symm_wait_reach(&mine->bar[k].v, epoch);
     }
 }
 
-static void central(uint32_t epoch)
+static void central(symm_team_t *t, uint32_t epoch)
 {
-    symm_internal_t *root = symm_internal(0);
+    symm_slot_t *root = symm_slot(t, 0);
     uint32_t seen;
 
     if (atomic_fetch_add_explicit(&root->arrive.v, 1, memory_order_seq_cst) ==
-        (uint32_t)symm_g.n_pes - 1) {
+        (uint32_t)t->size - 1) {
         atomic_store_explicit(&root->arrive.v, 0, memory_order_relaxed);
         atomic_store_explicit(&root->release.v, epoch, memory_order_seq_cst);
         if (atomic_load_explicit(&root->release_sleepers.v, memory_order_seq_cst))
@@ -61,14 +62,19 @@ static void central(uint32_t epoch)
     }
 }
 
-void symm_barrier_world(void)
+void symm_team_barrier(symm_team_t *t)
 {
-    uint32_t epoch = ++symm_g.barrier_epoch;
+    uint32_t epoch = ++t->bar_epoch;
 
-    if (symm_g.n_pes == 1)
+    if (t->size == 1)
         atomic_thread_fence(memory_order_seq_cst);
     else if (symm_g.oversubscribed)
-        central(epoch);
+        central(t, epoch);
     else
-        dissemination(epoch);
+        dissemination(t, epoch);
+}
+
+void symm_barrier_world(void)
+{
+    symm_team_barrier(&symm_team_world);
 }

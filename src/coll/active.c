@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Active-set collectives (OpenSHMEM 1.4 and earlier, deprecated but widely used): the PEs
+ * PE_start + i * 2^logPE_stride, synchronised through the caller's pSync array.
+ *
+ * pSync is used so that it returns to SHMEM_SYNC_VALUE at the end of every call, whatever the
+ * next call on it is: pSync[0] on the first PE of the set counts arrivals; the last PE to
+ * arrive resets it and sets pSync[1] on every other PE, and each PE clears its own pSync[1]
+ * when it sees it. A PE can arrive at the next barrier only after clearing its pSync[1], and
+ * the count is reset before anyone is released, so consecutive calls on one pSync never mix.
+ * pSync[2] carries a PE's element count for collect. The data moves as in the team
+ * collectives, straight from the source PE's memory; each call is framed by two of these
+ * barriers (the second keeps sources and destinations in use until every PE is done).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+
+typedef struct aset {
+    const char *call;
+    int start;
+    int stride;
+    int size;
+    int me;
+    long *psync;
+} aset_t;
+
+static aset_t aset_make(const char *call, int start, int log_stride, int size, long *psync)
+{
+    aset_t a = {call, start, 0, size, -1, psync};
+    int d;
+
+    symm_check_init(call);
+    if (log_stride < 0 || log_stride > 30 || size < 1 || start < 0 ||
+        start + ((long)size - 1) * (1L << log_stride) >= symm_g.n_pes)
+        symm_fatal("%s(PE_start=%d, logPE_stride=%d, PE_size=%d): the active set does not fit "
+                   "the job's %d PEs", call, start, log_stride, size, symm_g.n_pes);
+    a.stride = 1 << log_stride;
+    d = symm_g.my_pe - start;
+    if (d < 0 || d % a.stride || d / a.stride >= size)
+        symm_fatal("%s(PE_start=%d, logPE_stride=%d, PE_size=%d): this PE (%d) is not in the "
+                   "active set", call, start, log_stride, size, symm_g.my_pe);
+    a.me = d / a.stride;
+    if (!symm_xlate(psync, 3 * sizeof(long), symm_g.my_pe))
+        symm_fatal("%s(pSync=%p): pSync is not symmetric memory", call, (void *)psync);
+    return a;
+}
+
+static int aset_pe(const aset_t *a, int i)
+{
+    return a->start + i * a->stride;
+}
+
+static _Atomic long *psync_at(const aset_t *a, int i, int word)
+{
+    return (_Atomic long *)symm_xlate(&a->psync[word], sizeof(long), aset_pe(a, i));
+}
+
+static int released(const void *arg)
+{
+    return atomic_load_explicit((_Atomic long *)arg, memory_order_acquire) != 0;
+}
+
+static void aset_barrier(const aset_t *a)
+{
+    _Atomic long *mine = psync_at(a, a->me, 1);
+
+    atomic_thread_fence(memory_order_seq_cst);
+    if (a->size == 1)
+        return;
+    if (atomic_fetch_add_explicit(psync_at(a, 0, 0), 1, memory_order_seq_cst) == a->size - 1) {
+        atomic_store_explicit(psync_at(a, 0, 0), 0, memory_order_relaxed);
+        for (int i = 0; i < a->size; i++) {
+            if (i == a->me)
+                continue;
+            atomic_store_explicit(psync_at(a, i, 1), 1, memory_order_seq_cst);
+            symm_wake(aset_pe(a, i));
+        }
+        return;
+    }
+    if (!released(mine))
+        symm_wait_for(released, mine);
+    atomic_store_explicit(mine, 0, memory_order_relaxed);
+}
+
+static const char *from(const aset_t *a, const void *addr, size_t len, int i)
+{
+    return symm_xlate_checked(a->call, addr, len, aset_pe(a, i));
+}
+
+SYMM_EXPORT void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    aset_t a = aset_make("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
+
+    aset_barrier(&a);
+}
+
+static void bcast(const char *call, void *dest, const void *source, size_t nb, int root,
+                  int start, int log_stride, int size, long *psync)
+{
+    aset_t a = aset_make(call, start, log_stride, size, psync);
+
+    if (root < 0 || root >= size)
+        symm_fatal("%s(PE_root=%d): root is out of range (the active set has %d PEs)", call, root,
+                   size);
+    aset_barrier(&a);
+    if (a.me != root && nb)
+        memcpy(dest, from(&a, source, nb, root), nb);
+    aset_barrier(&a);
+}
+
+static void fcollect(const char *call, void *dest, const void *source, size_t nb, int start,
+                     int log_stride, int size, long *psync, int all_to_all)
+{
+    aset_t a = aset_make(call, start, log_stride, size, psync);
+    size_t part = all_to_all ? nb * size : nb, pick = all_to_all ? nb : 0;
+
+    aset_barrier(&a);
+    for (int i = 0; i < size && nb; i++)
+        memcpy((char *)dest + i * nb, from(&a, source, part, i) + pick * a.me, nb);
+    aset_barrier(&a);
+}
+
+static void collect(const char *call, void *dest, const void *source, size_t nb, int start,
+                    int log_stride, int size, long *psync)
+{
+    aset_t a = aset_make(call, start, log_stride, size, psync);
+    size_t off = 0;
+
+    atomic_store_explicit((_Atomic long *)&psync[2], (long)nb, memory_order_relaxed);
+    aset_barrier(&a);
+    for (int i = 0; i < size; i++) {
+        size_t len = (size_t)atomic_load_explicit(psync_at(&a, i, 2), memory_order_relaxed);
+        if (len)
+            memcpy((char *)dest + off, from(&a, source, len, i), len);
+        off += len;
+    }
+    aset_barrier(&a);
+    atomic_store_explicit((_Atomic long *)&psync[2], SHMEM_SYNC_VALUE, memory_order_relaxed);
+}
+
+static void alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                      ptrdiff_t sst, size_t nelems, size_t es, int start, int log_stride,
+                      int size, long *psync)
+{
+    aset_t a = aset_make(call, start, log_stride, size, psync);
+
+    if (dst < 1 || sst < 1)
+        symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, dst, sst);
+    aset_barrier(&a);
+    for (int i = 0; i < size && nelems; i++) {
+        const char *src = from(&a, source, ((size_t)size * nelems - 1) * sst * es + es, i);
+        for (size_t j = 0; j < nelems; j++)
+            memcpy((char *)dest + ((i * nelems + j) * dst) * es,
+                   src + ((a.me * nelems + j) * sst) * es, es);
+    }
+    aset_barrier(&a);
+}
+
+#define SIZED(BITS)                                                                              \
+    SYMM_EXPORT void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems,       \
+                                           int PE_root, int PE_start, int logPE_stride,         \
+                                           int PE_size, long *pSync)                            \
+    {                                                                                           \
+        bcast("shmem_broadcast" #BITS, dest, source, nelems * (BITS / 8), PE_root, PE_start,    \
+              logPE_stride, PE_size, pSync);                                                    \
+    }                                                                                           \
+    SYMM_EXPORT void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems,        \
+                                          int PE_start, int logPE_stride, int PE_size,          \
+                                          long *pSync)                                          \
+    {                                                                                           \
+        fcollect("shmem_fcollect" #BITS, dest, source, nelems * (BITS / 8), PE_start,           \
+                 logPE_stride, PE_size, pSync, 0);                                              \
+    }                                                                                           \
+    SYMM_EXPORT void shmem_collect##BITS(void *dest, const void *source, size_t nelems,         \
+                                         int PE_start, int logPE_stride, int PE_size,           \
+                                         long *pSync)                                           \
+    {                                                                                           \
+        collect("shmem_collect" #BITS, dest, source, nelems * (BITS / 8), PE_start,             \
+                logPE_stride, PE_size, pSync);                                                  \
+    }                                                                                           \
+    SYMM_EXPORT void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems,        \
+                                          int PE_start, int logPE_stride, int PE_size,          \
+                                          long *pSync)                                          \
+    {                                                                                           \
+        fcollect("shmem_alltoall" #BITS, dest, source, nelems * (BITS / 8), PE_start,           \
+                 logPE_stride, PE_size, pSync, 1);                                              \
+    }                                                                                           \
+    SYMM_EXPORT void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,       \
+                                           ptrdiff_t sst, size_t nelems, int PE_start,          \
+                                           int logPE_stride, int PE_size, long *pSync)          \
+    {                                                                                           \
+        alltoalls("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, BITS / 8, PE_start,  \
+                  logPE_stride, PE_size, pSync);                                                \
+    }
+SIZED(32)
+SIZED(64)
+
+/* Reductions: every PE combines all sources in set order into a private buffer, then copies
+ * it to dest (dest may be source); results are identical on every PE. pWrk is not needed. */
+static void to_all(const char *call, void *dest, const void *source, int nreduce, size_t es,
+                   symm_combine_fn fn, int start, int log_stride, int size, long *psync)
+{
+    aset_t a = aset_make(call, start, log_stride, size, psync);
+    size_t nb;
+    char *tmp;
+
+    if (nreduce < 0)
+        symm_fatal("%s(nreduce=%d): negative count", call, nreduce);
+    nb = (size_t)nreduce * es;
+    tmp = malloc(nb ? nb : 1);
+    if (!tmp)
+        symm_fatal("%s: out of memory for %zu bytes", call, nb);
+    aset_barrier(&a);
+    for (int i = 0; i < size && nb; i++) {
+        if (i == 0)
+            memcpy(tmp, from(&a, source, nb, i), nb);
+        else
+            fn(tmp, from(&a, source, nb, i), (size_t)nreduce);
+    }
+    aset_barrier(&a);
+    memcpy(dest, tmp, nb);
+    free(tmp);
+}
+
+#define TO_ALL(NAME, T, OP)                                                                      \
+    void symm_combine_##NAME##_##OP(void *acc, const void *in, size_t n);                       \
+    SYMM_EXPORT void shmem_##NAME##_##OP##_to_all(T *dest, const T *source, int nreduce,        \
+                                                  int PE_start, int logPE_stride, int PE_size,  \
+                                                  T *pWrk, long *pSync)                         \
+    {                                                                                           \
+        to_all("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, sizeof(T),              \
+               symm_combine_##NAME##_##OP, PE_start, logPE_stride, PE_size, pSync);             \
+    }
+#define TO_ALL_BIT(NAME, T) TO_ALL(NAME, T, and) TO_ALL(NAME, T, or) TO_ALL(NAME, T, xor)
+#define TO_ALL_ARITH(NAME, T)                                                                    \
+    TO_ALL(NAME, T, max) TO_ALL(NAME, T, min) TO_ALL(NAME, T, sum) TO_ALL(NAME, T, prod)
+TO_ALL_BIT(short, short)
+TO_ALL_BIT(int, int)
+TO_ALL_BIT(long, long)
+TO_ALL_BIT(longlong, long long)
+TO_ALL_ARITH(short, short)
+TO_ALL_ARITH(int, int)
+TO_ALL_ARITH(long, long)
+TO_ALL_ARITH(longlong, long long)
+TO_ALL_ARITH(float, float)
+TO_ALL_ARITH(double, double)
+TO_ALL_ARITH(longdouble, long double)
+TO_ALL(complexd, double _Complex, sum)
+TO_ALL(complexd, double _Complex, prod)
+TO_ALL(complexf, float _Complex, sum)
+TO_ALL(complexf, float _Complex, prod)

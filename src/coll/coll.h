@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/* The collective engine, for the public shells and for the library's own agreement steps. */
+#ifndef SYMM_COLL_H
+#define SYMM_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/state.h"
+
+/* Combines n elements of `in` into `acc` (acc = acc op in). */
+typedef void (*symm_combine_fn)(void *acc, const void *in, size_t n);
+
+/* Reduction over team t, elements of `size` bytes combined by fn in team order. */
+void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
+                      size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);
+/* Bitwise AND of one 64-bit word over team t. */
+void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
+
+#endif

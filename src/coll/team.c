@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Teams. A team is an arithmetic progression of world PEs plus a slot: the piece of every
+ * heap's internal part that holds the team's barrier words, collective flags and scratch, at
+ * the same offset on every PE. A split picks the lowest slot free on every PE of the parent
+ * (an AND of the PEs' free masks, reduced over the parent), so the members of a new team agree
+ * on its slot without knowing each other's history; the members clear the slot's flags and the
+ * parent synchronises before the team is used. Team handles are never freed: a destroyed team
+ * is marked, so that its use is reported.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/state.h"
+
+SYMM_EXPORT struct symm_team symm_team_world;
+SYMM_EXPORT struct symm_team symm_team_shared;
+
+static void team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
+                     const char *name)
+{
+    *t = (symm_team_t){.magic = SYMM_TEAM_LIVE, .start = start, .stride = stride, .size = size,
+                       .me = me, .slot = slot, .name = name};
+}
+
+void symm_team_init(void)
+{
+    /* Every PE of a job started by symmrun shares one node. */
+    team_set(&symm_team_world, 0, 1, symm_g.n_pes, symm_g.my_pe, 0, "SHMEM_TEAM_WORLD");
+    team_set(&symm_team_shared, 0, 1, symm_g.n_pes, symm_g.my_pe, 1, "SHMEM_TEAM_SHARED");
+    symm_g.slots_used = 3;
+}
+
+symm_team_t *symm_team_get(shmem_team_t team, const char *call)
+{
+    symm_check_init(call);
+    if (team == SHMEM_TEAM_INVALID)
+        symm_fatal("%s(team=SHMEM_TEAM_INVALID): not a valid team", call);
+    if (team->magic != SYMM_TEAM_LIVE)
+        symm_fatal("%s(team=%p): %s", call, (void *)team,
+                   team->magic == SYMM_TEAM_DEAD ? "the team was destroyed (shmem_team_destroy)"
+                                                 : "not a team");
+    return team;
+}
+
+/* A team handle for queries: NULL for SHMEM_TEAM_INVALID, fatal for a destroyed one. */
+static symm_team_t *team_query(shmem_team_t team, const char *call)
+{
+    return team == SHMEM_TEAM_INVALID ? NULL : symm_team_get(team, call);
+}
+
+SYMM_EXPORT int shmem_team_my_pe(shmem_team_t team)
+{
+    symm_team_t *t = team_query(team, "shmem_team_my_pe");
+
+    return t ? t->me : -1;
+}
+
+SYMM_EXPORT int shmem_team_n_pes(shmem_team_t team)
+{
+    symm_team_t *t = team_query(team, "shmem_team_n_pes");
+
+    return t ? t->size : -1;
+}
+
+SYMM_EXPORT int shmem_team_get_config(shmem_team_t team, long config_mask,
+                                      shmem_team_config_t *config)
+{
+    symm_team_t *t = team_query(team, "shmem_team_get_config");
+
+    if (!t)
+        return -1;
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = t->num_contexts;
+    return 0;
+}
+
+/* Index of world PE `pe` in t, or -1. */
+static int team_index(const symm_team_t *t, int pe)
+{
+    int d = pe - t->start;
+
+    if (d < 0 || d % t->stride)
+        return -1;
+    return d / t->stride < t->size ? d / t->stride : -1;
+}
+
+SYMM_EXPORT int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
+                                        shmem_team_t dest_team)
+{
+    symm_team_t *s = team_query(src_team, "shmem_team_translate_pe");
+    symm_team_t *d = team_query(dest_team, "shmem_team_translate_pe");
+
+    if (!s || !d || src_pe < 0 || src_pe >= s->size)
+        return -1;
+    return team_index(d, symm_team_pe(s, src_pe));
+}
+
+/* Lowest slot free on every PE of the parent, or -1; `need` slots in a row from the mask. */
+static int agree_slot(symm_team_t *parent, int skip)
+{
+    uint64_t free_mask = ~symm_g.slots_used, all;
+
+    symm_coll_and64(parent, &all, free_mask);
+    for (int s = 0; s < SYMM_TEAM_SLOTS; s++)
+        if ((all >> s) & 1) {
+            if (skip-- == 0)
+                return s;
+        }
+    return -1;
+}
+
+/* Clears the flags of the slot this PE contributes to a new team. */
+static void slot_clear(int slot)
+{
+    symm_slot_t *s = &symm_internal(symm_g.my_pe)->slot[slot];
+
+    memset(s, 0, offsetof(symm_slot_t, scratch));
+}
+
+static symm_team_t *team_new(int start, int stride, int size, int me, int slot,
+                             const shmem_team_config_t *config, long mask)
+{
+    symm_team_t *t = malloc(sizeof(*t));
+
+    if (!t)
+        symm_fatal("shmem_team_split: out of memory for a team handle");
+    team_set(t, start, stride, size, me, slot, "team");
+    t->config_mask = mask;
+    if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
+        t->num_contexts = config->num_contexts;
+    symm_g.slots_used |= 1ULL << slot;
+    slot_clear(slot);
+    return t;
+}
+
+SYMM_EXPORT int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
+                                         int size, const shmem_team_config_t *config,
+                                         long config_mask, shmem_team_t *new_team)
+{
+    const char *call = "shmem_team_split_strided";
+    symm_team_t *p;
+    int slot, idx;
+
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID)
+        return -1;
+    p = symm_team_get(parent_team, call);
+    if (size < 1 || start < 0 || start >= p->size || (size > 1 && stride < 1) ||
+        start + (long)(size - 1) * (size > 1 ? stride : 0) >= p->size) {
+        symm_warn("%s(start=%d, stride=%d, size=%d): outside the parent team of %d PEs", call,
+                  start, stride, size, p->size);
+        symm_team_barrier(p);
+        return -1;
+    }
+    if (size == 1)
+        stride = 1;
+    slot = agree_slot(p, 0);
+    if (slot < 0) {
+        symm_warn("%s: no free team slot (at most %d teams at once)", call, SYMM_TEAM_SLOTS);
+        return -1;
+    }
+    idx = p->me - start;
+    if (idx >= 0 && idx % stride == 0 && idx / stride < size)
+        *new_team = team_new(symm_team_pe(p, start), p->stride * stride, size, idx / stride,
+                             slot, config, config_mask);
+    /* No member may signal into a slot before every member has cleared its own. */
+    symm_team_barrier(p);
+    return 0;
+}
+
+SYMM_EXPORT int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                                    const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                                    shmem_team_t *xaxis_team,
+                                    const shmem_team_config_t *yaxis_config, long yaxis_mask,
+                                    shmem_team_t *yaxis_team)
+{
+    const char *call = "shmem_team_split_2d";
+    symm_team_t *p;
+    int xs, ys, row, col, n;
+
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID)
+        return -1;
+    p = symm_team_get(parent_team, call);
+    if (xrange < 1) {
+        symm_warn("%s(xrange=%d): xrange must be at least 1", call, xrange);
+        symm_team_barrier(p);
+        return -1;
+    }
+    if (xrange > p->size)
+        xrange = p->size;
+    /* The x teams are disjoint, and so are the y teams: one slot serves all teams of an axis. */
+    xs = agree_slot(p, 0);
+    ys = agree_slot(p, 1);
+    if (xs < 0 || ys < 0) {
+        symm_warn("%s: no free team slot (at most %d teams at once)", call, SYMM_TEAM_SLOTS);
+        return -1;
+    }
+    n = p->size;
+    row = p->me / xrange;
+    col = p->me % xrange;
+    *xaxis_team = team_new(symm_team_pe(p, row * xrange), p->stride,
+                           n - row * xrange < xrange ? n - row * xrange : xrange, col, xs,
+                           xaxis_config, xaxis_mask);
+    *yaxis_team = team_new(symm_team_pe(p, col), p->stride * xrange, (n - col + xrange - 1) / xrange,
+                           row, ys, yaxis_config, yaxis_mask);
+    symm_team_barrier(p);
+    return 0;
+}
+
+SYMM_EXPORT void shmem_team_destroy(shmem_team_t team)
+{
+    symm_team_t *t;
+
+    if (team == SHMEM_TEAM_INVALID)
+        return;
+    t = symm_team_get(team, "shmem_team_destroy");
+    if (t == &symm_team_world || t == &symm_team_shared)
+        symm_fatal("shmem_team_destroy(team=%s): a predefined team cannot be destroyed", t->name);
+    /* Nobody may still read this PE's slot when a later split hands it to another team. */
+    symm_team_barrier(t);
+    symm_g.slots_used &= ~(1ULL << t->slot);
+    t->magic = SYMM_TEAM_DEAD;
+}
+
+SYMM_EXPORT int shmem_team_sync(shmem_team_t team)
+{
+    symm_team_barrier(symm_team_get(team, "shmem_team_sync"));
+    return 0;
+}
+
+SYMM_EXPORT int shmem_sync(shmem_team_t team)
+{
+    symm_team_barrier(symm_team_get(team, "shmem_sync"));
+    return 0;
+}
+
+SYMM_EXPORT int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    symm_team_t *t;
+
+    *ctx = SHMEM_CTX_INVALID;
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    t = symm_team_get(team, "shmem_team_create_ctx");
+    if (shmem_ctx_create(options, ctx) != 0)
+        return -1;
+    (*ctx)->team = t;
+    return 0;
+}
+
+SYMM_EXPORT int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    symm_ctx_ok(ctx, "shmem_ctx_get_team");
+    *team = ctx->team ? ctx->team : SHMEM_TEAM_WORLD;
+    return 0;
+}
+
+SYMM_EXPORT void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    symm_team_t *t = symm_team_get(team, "shmem_team_ptr");
+
+    if (pe < 0 || pe >= t->size)
+        symm_fatal("shmem_team_ptr(team=%p, dest=%p, pe=%d): pe %d is out of range (the team "
+                   "has %d PEs)", (void *)team, dest, pe, pe, t->size);
+    return shmem_ptr(dest, symm_team_pe(t, pe));
+}
