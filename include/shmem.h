@@ -664,6 +664,26 @@ SYMM_DECL_TO_ALL(complexf, float _Complex, prod)
 #define symm_g7_put_signal_nbi(a0, a1, a2, a3, a4, a5, a6) SYMM_PICK(*(a0), SYMM_ROW_RMA, put_signal_nbi)(a0, a1, a2, a3, a4, a5, a6)
 #define symm_gc7_put_signal_nbi(c, a0, a1, a2, a3, a4, a5, a6) SYMM_PICK(*(a0), SYMM_ROWC_RMA, put_signal_nbi)(c, a0, a1, a2, a3, a4, a5, a6)
 #define shmem_put_signal_nbi(...) SYMM_ARGSEL9(__VA_ARGS__, symm_gc7_put_signal_nbi, symm_g7_put_signal_nbi, ~)(__VA_ARGS__)
+
+/* Team collectives pick by the type of *dest. */
+#define SYMM_ROW_BITRED(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
+    SYMM_IF_##GEN(SYMM_IF_##BITRED(T: shmem_##NAME##_##OP,))
+#define SYMM_ROW_MINMAX(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
+    SYMM_IF_##GEN(SYMM_IF_##MINMAX(T: shmem_##NAME##_##OP,))
+#define SYMM_ROW_SUMPROD(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
+    SYMM_IF_##GEN(SYMM_IF_##SUMPROD(T: shmem_##NAME##_##OP,))
+#define shmem_broadcast(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, broadcast)(team, dest, __VA_ARGS__)
+#define shmem_collect(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, collect)(team, dest, __VA_ARGS__)
+#define shmem_fcollect(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, fcollect)(team, dest, __VA_ARGS__)
+#define shmem_alltoall(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, alltoall)(team, dest, __VA_ARGS__)
+#define shmem_alltoalls(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, alltoalls)(team, dest, __VA_ARGS__)
+#define shmem_and_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_BITRED, and_reduce)(team, dest, __VA_ARGS__)
+#define shmem_or_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_BITRED, or_reduce)(team, dest, __VA_ARGS__)
+#define shmem_xor_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_BITRED, xor_reduce)(team, dest, __VA_ARGS__)
+#define shmem_max_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_MINMAX, max_reduce)(team, dest, __VA_ARGS__)
+#define shmem_min_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_MINMAX, min_reduce)(team, dest, __VA_ARGS__)
+#define shmem_sum_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_SUMPROD, sum_reduce)(team, dest, __VA_ARGS__)
+#define shmem_prod_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_SUMPROD, prod_reduce)(team, dest, __VA_ARGS__)
 /* Named in the error a compiler gives for a type without a typed routine. */
 void symm_generic_no_such_type(void);
 #endif

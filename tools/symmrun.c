@@ -43,13 +43,15 @@
 #define TERM_GRACE_MS 300  /* SIGTERM first; SIGKILL for whatever is left after this */
 #define LOST_GRACE_MS 200  /* a PE's socket closed early: wait this long for its exit status */
 #define REAP_LIMIT_MS 1500 /* stop waiting for processes stuck in the kernel after SIGKILL */
-#define KEEP_MAX 16384     /* longest unfinished line held back; longer ones go out in pieces */
+#define KEEP_MAX (1 << 20) /* longest unfinished line held back; longer ones go out in pieces */
+#define FLUSH_MS 100       /* an unfinished line waits at most this long for its end */
 #define READ_CHUNK 65536
 #define EXIT_USAGE 2
 #define EXIT_NOEXEC 127
 #define EXIT_TIMEOUT 124
 
-static const char usage[] = "usage: symmrun [-n N | -np N] [--tag] [--timeout S] [--] prog [args...]";
+static const char usage[] =
+    "usage: symmrun [-n N | -np N] [--tag] [--timeout S] [--] prog [args...]";
 
 enum src_kind { SRC_SIGNALS, SRC_LISTEN, SRC_STDIN, SRC_STDIN_PIPE, SRC_STREAM, SRC_CONN };
 
@@ -65,7 +67,9 @@ struct stream {
     int to;       /* where its lines go: 1 or 2 */
     bool midline; /* the last piece forwarded did not end its line */
     size_t keep;  /* bytes of an unfinished line held in part */
+    size_t cap;
     char *part;
+    int64_t since; /* when part began */
     char tag[24];
 };
 
@@ -81,9 +85,9 @@ struct reply {
 
 struct conn {
     struct src src;
-    int fd;       /* -1 once closed */
-    int rank;     /* -1 until HELLO is accepted */
-    int owner;    /* the PE whose process this is, by ancestry */
+    int fd;    /* -1 once closed */
+    int rank;  /* -1 until HELLO is accepted */
+    int owner; /* the PE whose process this is, by ancestry */
     pid_t pid;
     bool writing; /* EPOLLOUT armed */
     struct conn *next, *prev;
@@ -113,8 +117,8 @@ struct round {
     uint32_t type; /* 0: none open */
     int first;     /* the PE that opened it */
     int arrived;
-    bool sized; /* fds: count per PE known */
-    uint64_t len;  /* bytes or descriptors per PE */
+    bool sized;   /* fds: count per PE known */
+    uint64_t len; /* bytes or descriptors per PE */
     uint8_t *data;
     int *fds;
 };
@@ -148,11 +152,13 @@ static struct job {
     struct round round;
     struct conn *conns, *trash;
     struct relay relay;
-    int live;    /* PEs not yet reaped */
-    int lost;    /* PEs within LOST_GRACE_MS */
-    int streams; /* open output pipes */
+    int live;     /* PEs not yet reaped */
+    int lost;     /* PEs within LOST_GRACE_MS */
+    int streams;  /* open output pipes */
+    int partials; /* streams holding an unfinished line */
     bool nochild, swept, stopping;
     bool out_dead[3];
+    struct stream *open[3]; /* --tag: whose unfinished line ends our stdout, stderr */
     int worst;
     int code;
     int refine; /* the PE whose exit status, still to come, names the cause of the stop */
@@ -227,12 +233,18 @@ static void out_write(int to, const char *p, size_t len)
         out_writev(to, &iov, 1);
 }
 
-/* Forwards p[0..len), prefixing every line start with the PE's tag; one writev per batch. */
+/* Forwards p[0..len), prefixing every line start with the PE's tag; one writev per batch. An
+ * unfinished line of another PE (a prompt) is ended first, and its rest gets a new tag. */
 static void emit_tagged(struct stream *s, const char *p, size_t len)
 {
+    struct stream *open = job.open[s->to];
     struct iovec iov[256];
     int cnt = 0;
 
+    if (open && open != s) {
+        iov[cnt++] = (struct iovec){.iov_base = "\n", .iov_len = 1};
+        open->midline = false;
+    }
     while (len) {
         const char *nl = memchr(p, '\n', len);
         size_t k = nl ? (size_t)(nl - p) + 1 : len;
@@ -249,6 +261,7 @@ static void emit_tagged(struct stream *s, const char *p, size_t len)
         len -= k;
     }
     out_writev(s->to, iov, cnt);
+    job.open[s->to] = s->midline ? s : NULL;
 }
 
 static void emit(struct stream *s, const char *p, size_t len)
@@ -259,27 +272,90 @@ static void emit(struct stream *s, const char *p, size_t len)
         out_write(s->to, p, len);
 }
 
-/* Passes on the complete lines of buf and keeps the unfinished rest for the next read. */
-static void forward(struct stream *s, char *buf, size_t len)
+static void flush_part(struct stream *s)
 {
-    size_t end = len;
-
-    while (end && buf[end - 1] != '\n')
-        end--;
-    if (!end && len > KEEP_MAX)
-        end = len;
-    emit(s, buf, end);
-    s->keep = len - end;
     if (!s->keep)
         return;
-    if (!s->part)
-        s->part = malloc(KEEP_MAX);
-    if (s->part)
-        memcpy(s->part, buf + end, s->keep);
-    else {
-        emit(s, buf + end, s->keep);
-        s->keep = 0;
+    emit(s, s->part, s->keep);
+    s->keep = 0;
+    job.partials--;
+}
+
+/* Holds back the start of an unfinished line; without memory for it, passes it on now. */
+static void hold(struct stream *s, const char *p, size_t len)
+{
+    size_t cap = s->cap ? s->cap : 256;
+
+    while (cap < s->keep + len)
+        cap *= 2;
+    if (cap != s->cap) {
+        char *part = realloc(s->part, cap);
+
+        if (!part) {
+            flush_part(s);
+            emit(s, p, len);
+            return;
+        }
+        s->part = part;
+        s->cap = cap;
     }
+    if (!s->keep) {
+        s->since = now_ms();
+        job.partials++;
+    }
+    memcpy(s->part + s->keep, p, len);
+    s->keep += len;
+}
+
+/* Passes on the complete lines of buf and holds back an unfinished last one, until its end
+ * comes, it grows past KEEP_MAX, FLUSH_MS pass (a prompt must show), or the pipe closes. */
+static void forward(struct stream *s, const char *buf, size_t len)
+{
+    const char *nl = memchr(buf, '\n', len);
+    size_t end = len;
+
+    if (s->keep) {
+        size_t head = nl ? (size_t)(nl - buf) + 1 : len;
+
+        hold(s, buf, head);
+        if (nl || s->keep > KEEP_MAX)
+            flush_part(s);
+        buf += head;
+        len -= head;
+        end = len;
+    }
+    while (end && buf[end - 1] != '\n')
+        end--;
+    emit(s, buf, end);
+    if (len > end)
+        hold(s, buf + end, len - end);
+}
+
+static void flush_old_parts(int64_t t)
+{
+    for (int i = 0; i < job.n && job.partials; i++) {
+        struct pe *p = &job.pe[i];
+
+        if (p->so.keep && t >= p->so.since + FLUSH_MS)
+            flush_part(&p->so);
+        if (p->se.keep && t >= p->se.since + FLUSH_MS)
+            flush_part(&p->se);
+    }
+}
+
+static int64_t oldest_part(void)
+{
+    int64_t t = INT64_MAX;
+
+    for (int i = 0; i < job.n && job.partials; i++) {
+        struct pe *p = &job.pe[i];
+
+        if (p->so.keep && p->so.since < t)
+            t = p->so.since;
+        if (p->se.keep && p->se.since < t)
+            t = p->se.since;
+    }
+    return t;
 }
 
 static void stream_close(struct stream *s)
@@ -288,31 +364,30 @@ static void stream_close(struct stream *s)
     close(s->fd);
     s->fd = -1;
     job.streams--;
-    if (s->keep)
-        emit(s, s->part, s->keep);
-    if (job.tag && s->midline)
+    flush_part(s);
+    if (job.tag && s->midline) {
         out_write(s->to, "\n", 1);
+        s->midline = false;
+        job.open[s->to] = NULL;
+    }
     free(s->part);
     s->part = NULL;
-    s->keep = 0;
+    s->cap = 0;
 }
 
 /* Returns 1 when it read something, 0 when the pipe is empty or closed. */
 static int stream_read(struct stream *s)
 {
-    static char buf[KEEP_MAX + READ_CHUNK];
-    ssize_t n;
+    static char buf[READ_CHUNK];
+    ssize_t n = read(s->fd, buf, sizeof(buf));
 
-    if (s->keep)
-        memcpy(buf, s->part, s->keep);
-    n = read(s->fd, buf + s->keep, READ_CHUNK);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return 0;
     if (n <= 0) {
         stream_close(s);
         return 0;
     }
-    forward(s, buf, s->keep + (size_t)n);
+    forward(s, buf, (size_t)n);
     return 1;
 }
 
@@ -353,23 +428,20 @@ static void relay_listen(bool on)
         r->reading = on;
 }
 
+/* Passes the buffered input on to PE 0; while the pipe is full, waits for EPOLLOUT. */
 static void relay_write(void)
 {
     struct relay *r = &job.relay;
     ssize_t n = write(r->wfd, r->buf + r->off, r->len - r->off);
 
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-        if (!r->writing && !watch(EPOLL_CTL_ADD, r->wfd, EPOLLOUT, &r->pipe_src))
-            r->writing = true;
-        return;
-    }
-    if (n < 0) {
+    if (n < 0 && errno != EINTR && errno != EAGAIN) {
         relay_close();
         return;
     }
-    r->off += (size_t)n;
+    r->off += n > 0 ? (size_t)n : 0;
     if (r->off < r->len) {
-        relay_write();
+        if (!r->writing && !watch(EPOLL_CTL_ADD, r->wfd, EPOLLOUT, &r->pipe_src))
+            r->writing = true;
         return;
     }
     r->len = r->off = 0;
@@ -478,6 +550,14 @@ static void kill_children(int sig)
             kill(pid, sig);
     }
     closedir(d);
+}
+
+static void kill_all_and_wait(void)
+{
+    signal_pes(SIGKILL);
+    kill_children(SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+        ;
 }
 
 /* ---- stopping the job ---- */
@@ -672,8 +752,10 @@ static void conn_gone(struct conn *c)
     /* Dying (its exit may take long, e.g. while a GPU context is torn down): stop the others
      * now, and let its exit status name the cause once it comes. */
     if (c->pid == p->pid && exiting(c->pid)) {
-        stop(1, SIGTERM, "pe %d (pid %d) lost its bootstrap connection without calling "
-             "shmem_finalize; stopping the job", c->rank, (int)p->pid);
+        stop(1, SIGTERM,
+             "pe %d (pid %d) lost its bootstrap connection without calling "
+             "shmem_finalize; stopping the job",
+             c->rank, (int)p->pid);
         job.refine = c->rank;
         return;
     }
@@ -689,8 +771,7 @@ static void conn_send(struct conn *c, struct reply *rep)
         reply_put(rep);
         return;
     }
-    c->out = (struct symm_boot_hdr){.type = rep->type, .rank = (uint32_t)c->rank,
-                                    .len = rep->len};
+    c->out = (struct symm_boot_hdr){.type = rep->type, .rank = (uint32_t)c->rank, .len = rep->len};
     c->sent = 0;
     c->rep = rep;
     conn_write(c);
@@ -709,23 +790,24 @@ static struct reply *reply_new(uint32_t type, int refs)
     return rep;
 }
 
-/* Sends as much of the pending reply as the socket takes: bytes, then descriptor chunks. */
+static int write_fd_chunk(struct conn *c)
+{
+    struct reply *rep = c->rep;
+    int first = (int)(c->sent - sizeof(c->out)) * SYMM_BOOT_FDS_PER_MSG;
+    int cnt = rep->nfds - first < SYMM_BOOT_FDS_PER_MSG ? rep->nfds - first : SYMM_BOOT_FDS_PER_MSG;
+    int err = symm_boot_send_fds(c->fd, rep->fds + first, cnt);
+
+    if (!err)
+        c->sent++;
+    return err;
+}
+
+/* Sends as much of the pending reply as the socket takes: header and bytes, then descriptor
+ * chunks one by one. */
 static int conn_write_some(struct conn *c)
 {
     const uint64_t hl = sizeof(c->out);
     struct reply *rep = c->rep;
-    ssize_t n;
-
-    if (c->sent >= hl && rep->type == SYMM_BOOT_FDS) {
-        uint64_t k = (c->sent - hl) * SYMM_BOOT_FDS_PER_MSG;
-        int cnt = rep->nfds - (int)k < SYMM_BOOT_FDS_PER_MSG ? rep->nfds - (int)k
-                                                               : SYMM_BOOT_FDS_PER_MSG;
-        int err = symm_boot_send_fds(c->fd, rep->fds + k, cnt);
-
-        if (!err)
-            c->sent++;
-        return err;
-    }
     uint64_t done = c->sent > hl ? c->sent - hl : 0;
     struct iovec iov[2] = {
         {.iov_base = (char *)&c->out + (c->sent < hl ? c->sent : hl),
@@ -733,7 +815,10 @@ static int conn_write_some(struct conn *c)
         {.iov_base = rep->data ? rep->data + done : NULL,
          .iov_len = rep->data ? rep->len - done : 0},
     };
+    ssize_t n;
 
+    if (c->sent >= hl && rep->type == SYMM_BOOT_FDS)
+        return write_fd_chunk(c);
     n = sendmsg(c->fd, &(struct msghdr){.msg_iov = iov, .msg_iovlen = 2},
                 MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0)
@@ -757,6 +842,13 @@ static void conn_write(struct conn *c)
 
         if (err == -EAGAIN) {
             conn_arm(c, true);
+            return;
+        }
+        if (err == -ETOOMANYREFS) {
+            stop(1, SIGTERM,
+                 "too many descriptors in flight to the PEs (ulimit -n is %llu); "
+                 "stopping the job",
+                 (unsigned long long)job.nofile.rlim_max);
             return;
         }
         if (err && err != -EINTR) {
@@ -866,16 +958,18 @@ static void print_safe(char *s, size_t len)
     s[len] = '\0';
 }
 
+/* No reason, or the call itself, is shmem_global_exit; anything else is a fatal error. */
 static void aborted(struct conn *c)
 {
     int32_t status;
-    char text[SYMM_BOOT_ABORT_TEXT_MAX + 1];
+    char text[SYMM_BOOT_ABORT_TEXT_MAX + 1], exit_call[32];
     size_t len = (size_t)c->in.len - sizeof(status);
 
     memcpy(&status, c->small, sizeof(status));
     memcpy(text, c->small + sizeof(status), len);
     print_safe(text, len);
-    if (!text[0])
+    snprintf(exit_call, sizeof(exit_call), "shmem_global_exit(%d)", (int)status);
+    if (!text[0] || !strcmp(text, exit_call))
         stop(status & 0xff, SIGTERM, "pe %d called shmem_global_exit(%d); stopping the job",
              c->rank, (int)status);
     else
@@ -934,8 +1028,10 @@ static void round_check(void)
         if (p->in_round || !(p->finalized || p->exited))
             continue;
         list_ranks(waiting, sizeof(waiting), true);
-        stop(1, SIGTERM, "pe %d %s while others wait for it in %s (waiting: %s); stopping the "
-             "job", i, p->finalized ? "called shmem_finalize" : "exited",
+        stop(1, SIGTERM,
+             "pe %d %s while others wait for it in %s (waiting: %s); stopping the "
+             "job",
+             i, p->finalized ? "called shmem_finalize" : "exited",
              msg_name(job.round.type, job.round.len), waiting);
         return;
     }
@@ -994,8 +1090,10 @@ static int round_take_fds(struct conn *c)
             return -1;
         }
     } else if (r->len != (uint64_t)c->nfds) {
-        stop(1, SIGTERM, "pe %d passed %d descriptors to exchange_fds, pe %d passed %llu; "
-             "stopping the job", c->rank, c->nfds, r->first, (unsigned long long)r->len);
+        stop(1, SIGTERM,
+             "pe %d passed %d descriptors to exchange_fds, pe %d passed %llu; "
+             "stopping the job",
+             c->rank, c->nfds, r->first, (unsigned long long)r->len);
         return -1;
     }
     if (c->nfds)
@@ -1045,8 +1143,10 @@ static int begin_message(struct conn *c)
             return 0;
         break;
     }
-    stop(1, SIGTERM, "pe %d broke the bootstrap protocol (message %u of %llu bytes); stopping "
-         "the job", c->rank, h->type, (unsigned long long)h->len);
+    stop(1, SIGTERM,
+         "pe %d broke the bootstrap protocol (message %u of %llu bytes); stopping "
+         "the job",
+         c->rank, h->type, (unsigned long long)h->len);
     return -1;
 }
 
@@ -1116,11 +1216,10 @@ static void conn_read(struct conn *c)
     while (c->fd >= 0 && !job.stopping) {
         int err = conn_read_some(c);
 
-        if (err == -EAGAIN || err == -EINTR) {
-            if (err == -EAGAIN)
-                return;
+        if (err == -EINTR)
             continue;
-        }
+        if (err == -EAGAIN)
+            return;
         if (err == -EBADMSG || err == -ENOMEM) {
             stop(1, SIGTERM, "pe %d: bad descriptor message (%s); stopping the job", c->rank,
                  strerror(-err));
@@ -1194,8 +1293,8 @@ static void timed_out(void)
     static char running[sizeof(job.report) - 128];
 
     list_ranks(running, sizeof(running), false);
-    stop(EXIT_TIMEOUT, SIGTERM,
-         "timeout after %g s; stopping the job (pes still running: %s)", job.timeout, running);
+    stop(EXIT_TIMEOUT, SIGTERM, "timeout after %g s; stopping the job (pes still running: %s)",
+         job.timeout, running);
 }
 
 static void check_lost(int64_t t)
@@ -1204,8 +1303,10 @@ static void check_lost(int64_t t)
         struct pe *p = &job.pe[i];
 
         if (p->lost_at && !p->exited && t >= p->lost_at + LOST_GRACE_MS)
-            stop(1, SIGTERM, "pe %d (pid %d) closed its bootstrap connection without calling "
-                 "shmem_finalize; stopping the job", i, (int)p->pid);
+            stop(1, SIGTERM,
+                 "pe %d (pid %d) closed its bootstrap connection without calling "
+                 "shmem_finalize; stopping the job",
+                 i, (int)p->pid);
     }
 }
 
@@ -1219,6 +1320,8 @@ static void timers(void)
         check_lost(t);
     if (job.stopping && job.kill_at && t >= job.kill_at)
         kill_now();
+    if (job.partials)
+        flush_old_parts(t);
 }
 
 static int next_wait(void)
@@ -1231,6 +1334,8 @@ static int next_wait(void)
         next = job.kill_at;
     if (job.give_up_at && job.give_up_at < next)
         next = job.give_up_at;
+    if (job.partials && oldest_part() + FLUSH_MS < next)
+        next = oldest_part() + FLUSH_MS;
     for (int i = 0; i < job.n && job.lost && !job.stopping; i++)
         if (job.pe[i].lost_at && job.pe[i].lost_at + LOST_GRACE_MS < next)
             next = job.pe[i].lost_at + LOST_GRACE_MS;
@@ -1263,10 +1368,9 @@ static void loop(void)
         int n = epoll_wait(job.ep, ev, 64, next_wait());
 
         if (n < 0 && errno != EINTR) {
-            say("epoll_wait: %s", strerror(errno));
-            stop(1, SIGKILL, "internal error; stopping the job");
-            kill_now();
-            n = 0;
+            say("epoll_wait: %s; stopping the job", strerror(errno));
+            kill_all_and_wait();
+            exit(1);
         }
         /* Sockets before child exits: a PE's last messages precede its death. */
         for (int i = 0; i < n; i++)
@@ -1339,8 +1443,7 @@ static int parse_args(int argc, char **argv)
             job.tag = true;
         else if (!strncmp(a, "--timeout=", 10))
             rc = parse_timeout(a + 10);
-        else if (strcmp(a, "-n") && strcmp(a, "-np") && strcmp(a, "--np") &&
-                 strcmp(a, "--timeout"))
+        else if (strcmp(a, "-n") && strcmp(a, "-np") && strcmp(a, "--np") && strcmp(a, "--timeout"))
             rc = usage_error("unknown option '%s'", a);
         else if (i + 1 >= argc)
             rc = usage_error("option '%s' needs a value", a);
@@ -1391,8 +1494,7 @@ static int setup_signals(void)
     sigemptyset(&job.watched);
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
         /* A signal the caller ignores (nohup, a background job of a script) stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN &&
-            sigs[i] != SIGCHLD)
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN && sigs[i] != SIGCHLD)
             continue;
         sigaddset(&job.watched, sigs[i]);
     }
@@ -1427,8 +1529,7 @@ static int make_secrets(void)
     memcpy(job.key, r, SYMM_BOOT_KEY_LEN);
     memcpy(&tag, r + SYMM_BOOT_KEY_LEN, sizeof(tag));
     symm_boot_key_format(job.key, job.keyhex);
-    snprintf(job.addr, sizeof(job.addr), "symm-%d-%016llx", (int)job.self,
-             (unsigned long long)tag);
+    snprintf(job.addr, sizeof(job.addr), "symm-%d-%016llx", (int)job.self, (unsigned long long)tag);
     return 0;
 }
 
@@ -1469,7 +1570,7 @@ static int setup(void)
     /* Orphans of the PEs come to us, so none outlives the job unseen. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (job.timeout > 0)
-        job.deadline = now_ms() + (int64_t)ceil(job.timeout * 1000);
+        job.deadline = now_ms() + (int64_t)(job.timeout * 1000 + 0.999);
     return setup_signals() || setup_socket();
 }
 
@@ -1576,14 +1677,6 @@ out:
     if (f.in >= 0)
         close(f.in);
     return rc;
-}
-
-static void kill_all_and_wait(void)
-{
-    signal_pes(SIGKILL);
-    kill_children(SIGKILL);
-    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
-        ;
 }
 
 /* Every exec either succeeds, closing its copy of errpipe, or reports; EOF means all ran. */

@@ -211,10 +211,11 @@ SYMM_EXPORT void shmem_ctx_fence(shmem_ctx_t ctx)
         quiet();
 }
 
+/* The barrier's first signal is a sequentially consistent store (or atomic add), which is
+ * itself the full fence that quiet would add. */
 SYMM_EXPORT void shmem_barrier_all(void)
 {
     symm_check_init("shmem_barrier_all");
-    quiet();
     symm_barrier_world();
 }
 

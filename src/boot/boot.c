@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "pmix" (mpirun, srun) and "mpi" (a communicator handed over) join this table. */
 static const struct {
     const char *name;
     symm_status_t (*init)(const symm_boot_ops_t **out);
 } boots[] = {
     {"single", symm_boot_single_init},
     {"launcher", symm_boot_launcher_init},
-    /* "pmix" (mpirun, srun) and "mpi" (a communicator handed over) join here. */
 };
 
 symm_status_t symm_boot_init(const symm_boot_ops_t **out)

@@ -6,6 +6,9 @@
  * call. A broken connection means symmrun is gone or the stream is out of step; the socket is
  * closed then and every later call fails with SYMM_ERR_BOOT.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "boot/boot.h"
 #include "boot/proto.h"
 
@@ -118,8 +121,7 @@ static symm_status_t launcher_allgather(const void *in, size_t len, void *out)
     int err;
 
     if (__builtin_mul_overflow(len, (size_t)launcher_ops.size, &total)) {
-        boot_error("allgather: %zu bytes from each of %d PEs is too much", len,
-                   launcher_ops.size);
+        boot_error("allgather: %zu bytes from each of %d PEs is too much", len, launcher_ops.size);
         return SYMM_ERR_INVALID;
     }
     st = send_request("allgather", &h, in, NULL, 0);
@@ -330,8 +332,8 @@ symm_status_t symm_boot_launcher_init(const symm_boot_ops_t **out)
     if (!err)
         err = symm_boot_recv_all(sock, &h, sizeof(h));
     if (err == -ECONNRESET || err == -EPIPE) {
-        boot_error("symmrun refused this process as pe %d (wrong job key, or that PE is "
-                   "already connected)", launcher_ops.rank);
+        boot_error("symmrun refused this process as pe %d (its message says why)",
+                   launcher_ops.rank);
         drop();
         return SYMM_ERR_BOOT;
     }

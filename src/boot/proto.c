@@ -192,8 +192,7 @@ int symm_boot_key_parse(const char *hex, uint8_t key[SYMM_BOOT_KEY_LEN])
     return 0;
 }
 
-void symm_boot_key_format(const uint8_t key[SYMM_BOOT_KEY_LEN],
-                          char hex[2 * SYMM_BOOT_KEY_LEN + 1])
+void symm_boot_key_format(const uint8_t key[SYMM_BOOT_KEY_LEN], char hex[2 * SYMM_BOOT_KEY_LEN + 1])
 {
     static const char digits[] = "0123456789abcdef";
 

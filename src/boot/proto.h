@@ -67,6 +67,7 @@ int symm_boot_recv_fds(int fd, int *fds, int max, int *n);
 
 /* The key travels in the environment as 32 hex digits. */
 int symm_boot_key_parse(const char *hex, uint8_t key[SYMM_BOOT_KEY_LEN]);
-void symm_boot_key_format(const uint8_t key[SYMM_BOOT_KEY_LEN], char hex[2 * SYMM_BOOT_KEY_LEN + 1]);
+void symm_boot_key_format(const uint8_t key[SYMM_BOOT_KEY_LEN],
+                          char hex[2 * SYMM_BOOT_KEY_LEN + 1]);
 
 #endif

@@ -4,6 +4,9 @@
  * The `single` bootstrap: a program started without a launcher is a job of one PE. Collectives
  * only copy; there is nobody to tell on abort, so abort returns and the caller exits.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "boot/boot.h"
 
 #include <errno.h>

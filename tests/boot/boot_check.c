@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * boot_check: an SPMD program for the bootstrap, run under symmrun (or alone, as a job of one).
+ * Without options it checks allgather, barriers and descriptor exchange and finalizes. The
+ * options make one PE misbehave in one way each, so the tests can watch symmrun stop the job:
+ *   --fault        pe 1 (or 0) leaves two children (one in a new session) and kills itself
+ *                  with SIGKILL between barriers while the others keep entering barriers
+ *   --exit R:C     pe R exits with C without finalizing while the others wait in a barrier
+ *   --abort R:S[:TEXT]  pe R aborts the job with status S (and reason TEXT)
+ *   --finalize-exit     every PE finalizes, then exits with 10 + rank (pe 0 with 0)
+ *   --finalize-early    pe 0 finalizes while the others enter a barrier
+ *   --hang         pe 0 finalizes and exits; the others sleep forever
+ *   --print        every PE writes lines to stdout and stderr, ending in an unfinished line
+ *   --stdin        every PE reports what it reads from stdin
+ *   --plain C      exits with C without touching the bootstrap
+ *   --intruders    pe 0 has processes try to join as a second pe 0, with a wrong key, as
+ *                  pe 1, and from outside the job (an orphan); all must be refused
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "boot/boot.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "boot_check: pe %d: %s:%d: check failed: %s\n", me, __FILE__,          \
+                    __LINE__, #cond);                                                              \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static const symm_boot_ops_t *boot;
+static int me = -1, npes;
+
+static void start(void)
+{
+    const char *env = getenv("SYMM_SIZE");
+
+    if (symm_boot_init(&boot)) {
+        fprintf(stderr, "boot_check: symm_boot_init failed\n");
+        exit(1);
+    }
+    me = boot->rank;
+    npes = boot->size;
+    CHECK(npes >= 1 && me >= 0 && me < npes);
+    CHECK(!env || atoi(env) == npes);
+}
+
+static uint8_t pattern(int rank, int round, size_t i)
+{
+    return (uint8_t)(rank * 131 + round * 7 + i * 13);
+}
+
+static void check_allgather(void)
+{
+    static const size_t sizes[] = {1, 3, 8, 100, 4096, 65537, 1 << 20, 0, 17};
+    int *ranks = calloc((size_t)npes, sizeof(int));
+
+    CHECK(ranks && !boot->allgather(&me, sizeof(me), ranks));
+    for (int i = 0; i < npes; i++)
+        CHECK(ranks[i] == i);
+    free(ranks);
+    for (int r = 0; r < (int)(sizeof(sizes) / sizeof(sizes[0])); r++) {
+        /* The large round only where the answers (npes * len on each PE) stay small. */
+        size_t len = npes > 16 && sizes[r] > 4096 ? 4096 : sizes[r];
+        uint8_t *in = malloc(len + 1), *out = malloc(len * (size_t)npes + 1);
+
+        CHECK(in && out);
+        for (size_t i = 0; i < len; i++)
+            in[i] = pattern(me, r, i);
+        CHECK(!boot->allgather(in, len, out));
+        for (int p = 0; p < npes; p++)
+            for (size_t i = 0; i < len; i++)
+                CHECK(out[(size_t)p * len + i] == pattern(p, r, i));
+        free(in);
+        free(out);
+    }
+}
+
+/* Each PE passes n descriptors of one memfd holding its rank; every received one must read
+ * back its sender's rank. */
+static void check_fds(int n)
+{
+    int fd = memfd_create("boot_check", MFD_CLOEXEC), got;
+    int *mine = malloc(sizeof(int) * (size_t)(n + 1));
+    int *all = malloc(sizeof(int) * (size_t)(n * npes + 1));
+
+    CHECK(fd >= 0 && mine && all);
+    CHECK(pwrite(fd, &me, sizeof(me), 0) == sizeof(me));
+    for (int i = 0; i < n; i++)
+        mine[i] = fd;
+    CHECK(!boot->exchange_fds(mine, n, all));
+    for (int p = 0; p < npes; p++) {
+        for (int i = 0; i < n; i++) {
+            int d = all[p * n + i];
+
+            CHECK(d >= 0 && d != fd);
+            CHECK(pread(d, &got, sizeof(got), 0) == sizeof(got) && got == p);
+            close(d);
+        }
+    }
+    close(fd);
+    free(mine);
+    free(all);
+}
+
+static int check_all(void)
+{
+    start();
+    check_allgather();
+    for (int i = 0; i < 100; i++)
+        CHECK(!boot->barrier());
+    check_fds(1);
+    check_fds(0);
+    /* More than one chunk (250) each; kept to few PEs so the descriptor limit holds. */
+    if (npes <= 3)
+        check_fds(260);
+    for (int i = 0; i < 10; i++) {
+        check_fds(2);
+        CHECK(!boot->barrier());
+    }
+    boot->finalize();
+    if (me == 0)
+        printf("boot_check: %d PEs ok\n", npes);
+    return 0;
+}
+
+static void leave_children(void)
+{
+    for (int i = 0; i < 2; i++) {
+        pid_t pid = fork();
+
+        CHECK(pid >= 0);
+        if (pid == 0) {
+            if (i == 1)
+                setsid();
+            for (;;)
+                pause();
+        }
+    }
+}
+
+static int fault(void)
+{
+    int victim;
+
+    start();
+    victim = npes > 1 ? 1 : 0;
+    if (me == victim)
+        leave_children();
+    for (int i = 0;; i++) {
+        if (me == victim && i == 20)
+            raise(SIGKILL);
+        CHECK(!boot->barrier());
+    }
+}
+
+static int exit_in_barrier(const char *arg)
+{
+    int rank = -1, code = 0;
+
+    CHECK(sscanf(arg, "%d:%d", &rank, &code) == 2);
+    start();
+    CHECK(!boot->barrier());
+    if (me == rank)
+        exit(code);
+    for (;;)
+        CHECK(!boot->barrier());
+}
+
+static int abort_in_barrier(const char *arg)
+{
+    int rank = -1, status = 0, k = 0;
+
+    CHECK(sscanf(arg, "%d:%d%n", &rank, &status, &k) == 2);
+    start();
+    CHECK(!boot->barrier());
+    if (me == rank) {
+        boot->abort(status, arg[k] == ':' ? arg + k + 1 : NULL);
+        fprintf(stderr, "boot_check: pe %d: abort returned\n", me);
+        return 99;
+    }
+    for (;;)
+        CHECK(!boot->barrier());
+}
+
+static int finalize_exit(void)
+{
+    start();
+    CHECK(!boot->barrier());
+    boot->finalize();
+    return me ? 10 + me : 0;
+}
+
+static int finalize_early(void)
+{
+    start();
+    CHECK(!boot->barrier());
+    if (me == 0) {
+        boot->finalize();
+        return 0;
+    }
+    for (;;)
+        CHECK(!boot->barrier());
+}
+
+static int hang(void)
+{
+    start();
+    if (me == 0) {
+        boot->finalize();
+        return 0;
+    }
+    for (;;)
+        pause();
+}
+
+static int print(void)
+{
+    start();
+    printf("hello from pe %d\n", me);
+    fflush(stdout);
+    fprintf(stderr, "complaint from pe %d\n", me);
+    CHECK(!boot->barrier());
+    printf("two\nlines from pe %d\nunfinished from pe %d", me, me);
+    fflush(stdout);
+    boot->finalize();
+    return 0;
+}
+
+static int read_stdin(void)
+{
+    char buf[256];
+    size_t n;
+
+    start();
+    n = fread(buf, 1, sizeof(buf) - 1, stdin);
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    printf("pe %d read '%s'\n", me, buf);
+    fflush(stdout);
+    CHECK(!boot->barrier());
+    boot->finalize();
+    return 0;
+}
+
+/* 0 if symm_boot_init succeeds in a new process running with env changed by name=value. */
+static int try_join(const char *self, const char *name, const char *value)
+{
+    int status;
+    pid_t pid = fork();
+
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        if (name)
+            setenv(name, value, 1);
+        execl(self, self, "--init-only", (char *)NULL);
+        _exit(127);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* An orphan: its parent exits first, so it belongs to symmrun (the subreaper), not to pe 0. */
+static int spawn_orphan(void)
+{
+    int p[2];
+    pid_t pid;
+
+    CHECK(pipe(p) == 0);
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        pid_t mid = getpid();
+        char ok;
+
+        if (fork() != 0)
+            _exit(0);
+        while (getppid() == mid)
+            usleep(1000);
+        ok = symm_boot_init(&boot) == 0;
+        _exit(write(p[1], &ok, 1) == 1 ? 0 : 1);
+    }
+    close(p[1]);
+    CHECK(waitpid(pid, NULL, 0) == pid);
+    return p[0];
+}
+
+static int intruders(const char *self)
+{
+    char ok = 1, key[64];
+    int orphan = getenv("SYMM_RANK") && atoi(getenv("SYMM_RANK")) == 0 ? spawn_orphan() : -1;
+
+    start();
+    if (me == 0) {
+        snprintf(key, sizeof(key), "%s", getenv("SYMM_BOOT_KEY"));
+        key[0] = key[0] == '0' ? '1' : '0';
+        CHECK(try_join(self, NULL, NULL) == 3);
+        CHECK(try_join(self, "SYMM_BOOT_KEY", key) == 3);
+        CHECK(try_join(self, "SYMM_RANK", "1") == 3);
+        CHECK(read(orphan, &ok, 1) == 1 && !ok);
+    }
+    CHECK(!boot->barrier());
+    boot->finalize();
+    if (me == 0)
+        printf("boot_check: intruders refused\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    const char *arg = argc > 2 ? argv[2] : "";
+
+    if (!strcmp(mode, ""))
+        return check_all();
+    if (!strcmp(mode, "--fault"))
+        return fault();
+    if (!strcmp(mode, "--exit"))
+        return exit_in_barrier(arg);
+    if (!strcmp(mode, "--abort"))
+        return abort_in_barrier(arg);
+    if (!strcmp(mode, "--finalize-exit"))
+        return finalize_exit();
+    if (!strcmp(mode, "--finalize-early"))
+        return finalize_early();
+    if (!strcmp(mode, "--hang"))
+        return hang();
+    if (!strcmp(mode, "--print"))
+        return print();
+    if (!strcmp(mode, "--stdin"))
+        return read_stdin();
+    if (!strcmp(mode, "--plain"))
+        return atoi(arg);
+    if (!strcmp(mode, "--init-only"))
+        return symm_boot_init(&boot) ? 3 : 0;
+    if (!strcmp(mode, "--intruders"))
+        return intruders(argv[0]);
+    fprintf(stderr, "boot_check: unknown mode '%s'\n", mode);
+    return 2;
+}
