@@ -25,16 +25,16 @@ static size_t round_up(size_t v, size_t a)
     return (v + a - 1) / a * a;
 }
 
-/* Reserves n slots of stride bytes, aligned to SYMM_HEAP_ALIGN, mapping nothing. */
+/* Reserves n slots of stride bytes, aligned to SYMM_SLOT_ALIGN, mapping nothing. */
 static char *reserve(size_t n, size_t stride)
 {
-    size_t len = n * stride + SYMM_HEAP_ALIGN;
+    size_t len = n * stride + SYMM_SLOT_ALIGN;
     char *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     char *q;
 
     if (p == MAP_FAILED)
         return NULL;
-    q = (char *)round_up((uintptr_t)p, SYMM_HEAP_ALIGN);
+    q = (char *)round_up((uintptr_t)p, SYMM_SLOT_ALIGN);
     if (q > p)
         munmap(p, q - p);
     if (p + len > q + n * stride)
@@ -74,8 +74,9 @@ symm_status_t symm_heap_init(void)
     char *data_lo = NULL;
     size_t data_len = 0;
 
-    symm_g.heap_len = SYMM_INTERNAL_SIZE + round_up(symm_g.params.symmetric_size, 4096);
-    symm_g.stride = round_up(symm_g.heap_len, SYMM_HEAP_ALIGN);
+    symm_g.internal_off = round_up(symm_g.params.symmetric_size, SYMM_HEAP_ALIGN);
+    symm_g.heap_len = symm_g.internal_off + SYMM_INTERNAL_SIZE;
+    symm_g.stride = round_up(symm_g.heap_len, SYMM_SLOT_ALIGN);
     st = check_heap_sizes();
     if (st != SYMM_OK)
         return st;
@@ -125,8 +126,8 @@ out:
     free(all);
     free(lens);
     if (st == SYMM_OK)
-        st = symm_alloc_init(&symm_g.alloc, SYMM_INTERNAL_SIZE, symm_g.heap_len - SYMM_INTERNAL_SIZE);
-    symm_g.prefaulted = SYMM_INTERNAL_SIZE;
+        st = symm_alloc_init(&symm_g.alloc, 0, symm_g.params.symmetric_size);
+    symm_g.prefaulted = 0;
     return st;
 }
 
@@ -194,6 +195,9 @@ void *symm_heap_malloc(const char *call, size_t size, size_t align)
     if (align & (align - 1))
         symm_fatal("%s(alignment=%zu, size=%zu): alignment is not a power of two", call, align,
                    size);
+    if (align > SYMM_SLOT_ALIGN)
+        symm_fatal("%s(alignment=%zu, size=%zu): alignments above %lu bytes are not supported",
+                   call, align, size, SYMM_SLOT_ALIGN);
     if (size == 0) {
         symm_barrier_world();
         return NULL;

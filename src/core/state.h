@@ -49,9 +49,13 @@ SYMM_INLINE void symm_full_fence(void)
 #endif
 }
 
-/* Size of the internal part at the start of every heap (library state that peers reach). */
+/* Size of the internal part after the user part of every heap (library state that peers
+ * reach). */
 #define SYMM_INTERNAL_SIZE (16u << 20)
 #define SYMM_HEAP_ALIGN (2u << 20)
+/* Every heap slot starts at a multiple of this, so an offset aligned to any power of two up to
+ * it is an address so aligned on every PE (shmem_align). Costs only address space. */
+#define SYMM_SLOT_ALIGN (1ul << 30)
 #define SYMM_BARRIER_ROUNDS 32
 
 typedef struct symm_word {
@@ -67,7 +71,7 @@ typedef struct symm_alloc_rec {
     int64_t result;  /* offset, or -1 when this PE could not allocate */
 } symm_alloc_rec_t;
 
-/* The internal part of every heap, at offset 0 on every PE. */
+/* The internal part of every heap, at the same offset on every PE. */
 /* Synchronisation state of one team on one PE, at the same offset on every PE. Teams own
  * slots; the world team has slot 0. */
 #define SYMM_TEAM_SLOTS 64
@@ -96,7 +100,7 @@ typedef struct symm_slot {
     char scratch[2][SYMM_SCRATCH] __attribute__((aligned(SYMM_CACHELINE)));
 } symm_slot_t;
 
-/* The internal part of every heap, at offset 0 on every PE. */
+/* The internal part of every heap, at the same offset on every PE. */
 typedef struct symm_internal {
     /* Sleep/wake: a waiter that stops spinning counts itself in `sleepers` and sleeps on
      * `doorbell`; whoever writes to this PE rings the doorbell when sleepers is non-zero. */
@@ -170,7 +174,8 @@ typedef struct symm_state {
     char *heap_win;            /* slot 0 */
     size_t stride;             /* bytes between slots */
     char *heap_base;           /* my slot */
-    size_t heap_len;           /* internal part + user part */
+    size_t heap_len;           /* user part + internal part */
+    size_t internal_off;       /* where the internal part starts (the user part's size) */
     int heap_fd;
     unsigned char *reach;      /* reach[pe]: 1 if pe's heap is mapped here */
     symm_alloc_t alloc;
@@ -192,7 +197,7 @@ extern symm_state_t symm_g;
 
 SYMM_INLINE symm_internal_t *symm_internal(int pe)
 {
-    return (symm_internal_t *)(symm_g.heap_win + (size_t)pe * symm_g.stride);
+    return (symm_internal_t *)(symm_g.heap_win + (size_t)pe * symm_g.stride + symm_g.internal_off);
 }
 
 /* The slot of team t on the team's PE idx. */
