@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -51,7 +52,8 @@
 #define EXIT_TIMEOUT 124
 
 static const char usage[] =
-    "usage: symmrun [-n N | -np N] [--tag] [--timeout S] [--] prog [args...]";
+    "usage: symmrun [-n N | -np N] [--tag] [--timeout S] [--bind core|none] [--] prog "
+    "[args...]";
 
 enum src_kind { SRC_SIGNALS, SRC_LISTEN, SRC_STDIN, SRC_STDIN_PIPE, SRC_STREAM, SRC_CONN };
 
@@ -136,6 +138,9 @@ struct relay {
 static struct job {
     int n;
     bool tag;
+    int bind;     /* -1: by default (core when PEs fit the CPUs), 0: none, 1: core */
+    int ncpus;    /* CPUs this launcher may use, in cpus[] */
+    int *cpus;
     double timeout;
     char **argv;
     struct pe *pe;
@@ -1423,11 +1428,58 @@ static int parse_timeout(const char *s)
     return 0;
 }
 
+static int parse_bind(const char *s)
+{
+    if (!strcmp(s, "core"))
+        job.bind = 1;
+    else if (!strcmp(s, "none"))
+        job.bind = 0;
+    else
+        return usage_error("invalid binding '%s' (core or none)", s);
+    return 0;
+}
+
+/* The CPUs the launcher may run on. PE i is bound to the i-th of them when every PE gets a CPU
+ * of its own: unbound, the scheduler may wake a PE on the CPU where its partner spins. */
+static void plan_binding(void)
+{
+    cpu_set_t set;
+
+    job.ncpus = 0;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;
+    job.cpus = calloc(CPU_SETSIZE, sizeof(int));
+    if (!job.cpus)
+        return;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            job.cpus[job.ncpus++] = c;
+    if (job.bind < 0)
+        job.bind = job.n <= job.ncpus;
+    if (job.bind && job.n > job.ncpus) {
+        fprintf(stderr, "symmrun: --bind core: %d PEs but only %d CPUs; not binding\n", job.n,
+                job.ncpus);
+        job.bind = 0;
+    }
+}
+
+static void bind_pe(int rank)
+{
+    cpu_set_t set;
+
+    if (!job.bind)
+        return;
+    CPU_ZERO(&set);
+    CPU_SET(job.cpus[rank], &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
 static int parse_args(int argc, char **argv)
 {
     int i = 1, rc = 0;
 
     job.n = 1;
+    job.bind = -1;
     for (; i < argc && !rc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
 
@@ -1443,12 +1495,17 @@ static int parse_args(int argc, char **argv)
             job.tag = true;
         else if (!strncmp(a, "--timeout=", 10))
             rc = parse_timeout(a + 10);
-        else if (strcmp(a, "-n") && strcmp(a, "-np") && strcmp(a, "--np") && strcmp(a, "--timeout"))
+        else if (!strncmp(a, "--bind=", 7))
+            rc = parse_bind(a + 7);
+        else if (strcmp(a, "-n") && strcmp(a, "-np") && strcmp(a, "--np") &&
+                 strcmp(a, "--timeout") && strcmp(a, "--bind"))
             rc = usage_error("unknown option '%s'", a);
         else if (i + 1 >= argc)
             rc = usage_error("option '%s' needs a value", a);
         else if (!strcmp(a, "--timeout"))
             rc = parse_timeout(argv[++i]);
+        else if (!strcmp(a, "--bind"))
+            rc = parse_bind(argv[++i]);
         else
             rc = parse_n(argv[++i]);
     }
@@ -1609,6 +1666,9 @@ static void child_exec(int rank, const struct child_fds *f)
     set_env_int("SYMM_SIZE", job.n);
     set_env_int("SYMM_LOCAL_RANK", rank);
     set_env_int("SYMM_LOCAL_SIZE", job.n);
+    if (job.ncpus > 0)
+        set_env_int("SYMM_CPUS", job.ncpus);
+    bind_pe(rank);
     execvp(job.argv[0], job.argv);
 fail:
     report[1] = errno;
@@ -1739,6 +1799,7 @@ int main(int argc, char **argv)
 
     if (rc)
         return rc;
+    plan_binding();
     if (setup())
         return 1;
     rc = start_pes();

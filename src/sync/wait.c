@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "core/state.h"
@@ -31,15 +32,28 @@ static long now_ns(void)
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* CPUs the job's PEs share: symmrun passes the count it was given; alone, this process's. */
+static long job_cpus(void)
+{
+    const char *env = getenv("SYMM_CPUS");
+    cpu_set_t set;
+
+    if (env && atol(env) > 0)
+        return atol(env);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        return CPU_COUNT(&set);
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 void symm_wait_init(void)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = job_cpus();
 
     symm_g.oversubscribed = cpus > 0 && symm_g.n_pes > cpus;
     if (symm_g.params.spin_us >= 0)
         symm_g.spin_ns = symm_g.params.spin_us * 1000L;
     else
-        symm_g.spin_ns = symm_g.oversubscribed ? 0 : 200000L;
+        symm_g.spin_ns = symm_g.oversubscribed ? 0 : 20000L;
     symm_g.yields = (int)symm_g.params.yields;
 }
 
