@@ -29,6 +29,7 @@ SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe)
         const char *call = "shmem_ctx_" #NAME;                                                  \
         if (!symm_ctx_ok(ctx, call))                                                            \
             return (RET)0;                                                                      \
+        pe = symm_ctx_pe(ctx, pe, call);                                                        \
         return BODY;                                                                            \
     }                                                                                           \
     SYMM_EXPORT RET shmem_##NAME(UNPAREN PARAMS)                                                \
@@ -40,8 +41,10 @@ SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe)
     SYMM_EXPORT void shmem_ctx_##NAME(shmem_ctx_t ctx, UNPAREN PARAMS)                          \
     {                                                                                           \
         const char *call = "shmem_ctx_" #NAME;                                                  \
-        if (symm_ctx_ok(ctx, call))                                                             \
+        if (symm_ctx_ok(ctx, call)) {                                                           \
+            pe = symm_ctx_pe(ctx, pe, call);                                                    \
             BODY;                                                                               \
+        }                                                                                       \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME(UNPAREN PARAMS)                                               \
     {                                                                                           \
@@ -59,9 +62,9 @@ SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe)
     }                                                                                           \
     SYMM_INLINE T NAME##_swap(const char *call, T *dest, T v, int pe)                         \
     {                                                                                           \
-        T r;                                                                                    \
-        __atomic_exchange((T *)amo_at(call, dest, sizeof(T), pe), &v, &r, SEQ);                 \
-        symm_wake(pe);                                                                          \
+        T r, *p = amo_at(call, dest, sizeof(T), pe);                                            \
+        __atomic_exchange(p, &v, &r, SEQ);                                                      \
+        symm_wake(pe, p, sizeof(T));                                                            \
         return r;                                                                               \
     }                                                                                           \
     SYMM_INLINE void NAME##_set(const char *call, T *dest, T v, int pe)                       \
@@ -70,17 +73,18 @@ SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe)
     }                                                                                           \
     SYMM_INLINE T NAME##_cswap(const char *call, T *dest, T cond, T v, int pe)                \
     {                                                                                           \
-        __atomic_compare_exchange((T *)amo_at(call, dest, sizeof(T), pe), &cond, &v, 0, SEQ,    \
-                                  SEQ);                                                         \
-        symm_wake(pe);                                                                          \
+        T *p = amo_at(call, dest, sizeof(T), pe);                                               \
+        __atomic_compare_exchange(p, &cond, &v, 0, SEQ, SEQ);                                   \
+        symm_wake(pe, p, sizeof(T));                                                            \
         return cond;                                                                            \
     }
 
 #define RMW(NAME, T, OP)                                                                         \
     SYMM_INLINE T NAME##_fetch_##OP(const char *call, T *dest, T v, int pe)                   \
     {                                                                                           \
-        T r = __atomic_fetch_##OP((T *)amo_at(call, dest, sizeof(T), pe), v, SEQ);              \
-        symm_wake(pe);                                                                          \
+        T *p = amo_at(call, dest, sizeof(T), pe);                                               \
+        T r = __atomic_fetch_##OP(p, v, SEQ);                                                   \
+        symm_wake(pe, p, sizeof(T));                                                            \
         return r;                                                                               \
     }
 

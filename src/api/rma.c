@@ -33,11 +33,12 @@ SYMM_INLINE void put_body(shmem_ctx_t ctx, const char *call, void *dest, const v
 
     if (!symm_ctx_ok(ctx, call))
         return;
+    pe = symm_ctx_pe(ctx, pe, call);
     n = span(call, nelems, size);
     p = symm_xlate_fast(dest, n, pe);
     if (SYMM_LIKELY(p != NULL)) {
         memcpy(p, source, n);
-        symm_wake_hint(pe);
+        symm_wake_hint(pe, p, n);
     } else {
         symm_rma_slow(call, dest, source, n, pe, 1);
     }
@@ -52,6 +53,7 @@ SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const v
 
     if (!symm_ctx_ok(ctx, call))
         return;
+    pe = symm_ctx_pe(ctx, pe, call);
     n = span(call, nelems, size);
     p = symm_xlate_fast(source, n, pe);
     if (SYMM_LIKELY(p != NULL))
@@ -85,21 +87,21 @@ SYMM_INLINE void strided(const char *call, void *dest, const void *source, ptrdi
             memcpy(d, p + i * sst * size, size);
     }
     if (put && p)
-        symm_wake_hint(pe);
+        symm_wake_hint(pe, p, ext);
 }
 
 SYMM_INLINE void iput_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
     if (symm_ctx_ok(ctx, call) && nelems != 0)
-        strided(call, dest, source, dst, sst, nelems, size, pe, 1);
+        strided(call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 1);
 }
 
 SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
     if (symm_ctx_ok(ctx, call) && nelems != 0)
-        strided(call, dest, source, dst, sst, nelems, size, pe, 0);
+        strided(call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 0);
 }
 
 /* One body, two public names: shmem_ctx_NAME(ctx, ...) and shmem_NAME(...). */
@@ -137,7 +139,7 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
         T *q_ = (T *)symm_xlate_fast(dest, sizeof(T), pe);                                      \
         if (SYMM_LIKELY(q_ != NULL)) {                                                          \
             *q_ = value;                                                                        \
-            symm_wake_hint(pe);                                                                 \
+            symm_wake_hint(pe, q_, sizeof(T));                                                  \
         } else {                                                                                \
             symm_rma_slow(CALL, dest, &value, sizeof(T), pe, 1);                                \
         }                                                                                       \
@@ -156,7 +158,8 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
     SYMM_EXPORT void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T *dest, T value, int pe)            \
     {                                                                                           \
         if (symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_p"))                                          \
-            SINGLE_PUT("shmem_ctx_" #NAME "_p", T, dest, value, pe);                            \
+            SINGLE_PUT("shmem_ctx_" #NAME "_p", T, dest, value,                                 \
+                       symm_ctx_pe(ctx, pe, "shmem_ctx_" #NAME "_p"));                          \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_p(T *dest, T value, int pe)                                 \
     {                                                                                           \
@@ -166,7 +169,8 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
     {                                                                                           \
         if (!symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_g"))                                         \
             return (T)0;                                                                        \
-        SINGLE_GET("shmem_ctx_" #NAME "_g", T, source, pe);                                     \
+        SINGLE_GET("shmem_ctx_" #NAME "_g", T, source,                                          \
+                   symm_ctx_pe(ctx, pe, "shmem_ctx_" #NAME "_g"));                              \
     }                                                                                           \
     SYMM_EXPORT T shmem_##NAME##_g(const T *source, int pe)                                     \
     {                                                                                           \
@@ -224,7 +228,7 @@ SYMM_INLINE void signal_update(const char *call, uint64_t *sig_addr, uint64_t si
         symm_fatal("%s(sig_addr=%p, sig_op=%d, pe=%d): unknown signal operation "
                    "(SHMEM_SIGNAL_SET %d, SHMEM_SIGNAL_ADD %d)", call, (void *)sig_addr, sig_op,
                    pe, SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
-    symm_wake(pe);
+    symm_wake(pe, sig, sizeof(*sig));
 }
 
 SYMM_INLINE void put_signal_body(shmem_ctx_t ctx, const char *call, void *dest,
@@ -235,6 +239,9 @@ SYMM_INLINE void put_signal_body(shmem_ctx_t ctx, const char *call, void *dest,
 
     if (!symm_ctx_ok(ctx, call))
         return;
+    pe = symm_ctx_pe(ctx, pe, call);
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        signal_update(call, sig_addr, signal, sig_op, pe); /* reports the operation */
     n = span(call, nelems, size);
     memcpy(symm_xlate_checked(call, dest, n, pe), source, n);
     signal_update(call, sig_addr, signal, sig_op, pe);
@@ -258,7 +265,7 @@ SYMM_INLINE void signal_op_body(shmem_ctx_t ctx, const char *call, uint64_t *sig
                                   uint64_t signal, int op, int pe)
 {
     if (symm_ctx_ok(ctx, call))
-        signal_update(call, sig_addr, signal, op, pe);
+        signal_update(call, sig_addr, signal, op, symm_ctx_pe(ctx, pe, call));
 }
 
 PAIR(signal_add, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,

@@ -67,7 +67,7 @@ static void aset_barrier(const aset_t *a)
 {
     _Atomic long *mine = psync_at(a, a->me, 1);
 
-    atomic_thread_fence(memory_order_seq_cst);
+    symm_full_fence();
     if (a->size == 1)
         return;
     if (atomic_fetch_add_explicit(psync_at(a, 0, 0), 1, memory_order_seq_cst) == a->size - 1) {
@@ -76,12 +76,12 @@ static void aset_barrier(const aset_t *a)
             if (i == a->me)
                 continue;
             atomic_store_explicit(psync_at(a, i, 1), 1, memory_order_seq_cst);
-            symm_wake(aset_pe(a, i));
+            symm_wake(aset_pe(a, i), psync_at(a, i, 1), sizeof(long));
         }
         return;
     }
     if (!released(mine))
-        symm_wait_for(released, mine);
+        symm_wait_for(released, mine, mine, sizeof(*mine));
     atomic_store_explicit(mine, 0, memory_order_relaxed);
 }
 

@@ -58,7 +58,7 @@ static void post(const coll_t *c, _Atomic uint32_t *w)
     atomic_store_explicit(w, c->e, memory_order_seq_cst);
     for (int i = 0; i < c->t->size; i++)
         if (i != c->t->me)
-            symm_wake(symm_team_pe(c->t, i));
+            symm_wake(symm_team_pe(c->t, i), w, sizeof(*w));
 }
 
 #define WORD(c, i, field) (&slot_of(c, i)->field.v)
@@ -85,7 +85,20 @@ static void check_args(const coll_t *c, int i)
 static void wait_member(const coll_t *c, int i)
 {
     symm_wait_reach(WORD(c, i, posted), c->e);
-    check_args(c, i);
+}
+
+/* Under SHMEM_DEBUG every call starts by comparing all members' arguments, before an
+ * algorithm that trusts them could wait forever. A member reaches the next call's check only
+ * after all have published theirs, so args[e & 1] stays until everyone has compared. */
+static void check_all_args(const coll_t *c)
+{
+    post(c, WORD(c, c->t->me, argued));
+    for (int i = 0; i < c->t->size; i++) {
+        if (i == c->t->me)
+            continue;
+        symm_wait_reach(WORD(c, i, argued), c->e);
+        check_args(c, i);
+    }
 }
 
 static void wait_all(const coll_t *c, int field_done, uint32_t e)
@@ -118,12 +131,16 @@ static void begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op, u
     c->t = symm_team_get(team, call);
     c->call = call;
     c->e = ++c->t->coll_epoch;
+    if ((int32_t)(c->e - symm_g.epoch_hwm) > 0)
+        symm_g.epoch_hwm = c->e;
     c->par = c->e & 1;
     mine = slot_of(c, c->t->me);
     mine->args[c->par].op = op;
     mine->args[c->par].nelems = nelems;
     mine->args[c->par].root = root;
     mine->args[c->par].count = count;
+    if (symm_g.params.debug)
+        check_all_args(c);
 }
 
 static int overlap(const void *a, size_t alen, const void *b, size_t blen)
@@ -151,8 +168,8 @@ static size_t bytes(const char *call, size_t n, size_t size)
 }
 
 /* ---- broadcast ---------------------------------------------------------------------------- */
-static void broadcast(shmem_team_t team, const char *call, void *dest, const void *source,
-                      size_t nb, int root)
+static void broadcast_body(shmem_team_t team, const char *call, void *dest,
+                           const void *source, size_t nb, size_t es, int root)
 {
     coll_t c;
     symm_team_t *t = symm_team_get(team, call);
@@ -162,7 +179,7 @@ static void broadcast(shmem_team_t team, const char *call, void *dest, const voi
                    (void *)team, root, t->size);
     if (dest != source)
         check_disjoint(call, dest, nb, source, nb);
-    begin(&c, team, call, OP_BCAST, nb, root, 0);
+    begin(&c, team, call, OP_BCAST, nb / es, root, 0);
     if (t->me == root) {
         if (nb <= SYMM_SCRATCH) {
             scratch_guard(&c);
@@ -187,17 +204,23 @@ static void broadcast(shmem_team_t team, const char *call, void *dest, const voi
     }
 }
 
+static void broadcast(shmem_team_t team, const char *call, void *dest, const void *source,
+                      size_t nb, size_t es, int root)
+{
+    broadcast_body(team, call, dest, source, nb, es, root);
+}
+
 /* ---- fcollect and alltoall ------------------------------------------------------------------
  * Member i's part for this PE: fcollect reads i's whole part, alltoall block `me` of it. */
 static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
-                   const void *source, size_t nb, size_t part, size_t pick)
+                   const void *source, size_t nb, size_t es, size_t part, size_t pick)
 {
     coll_t c;
     symm_team_t *t;
     int n, me;
     int small = part <= SYMM_SCRATCH;
 
-    begin(&c, team, call, op, nb, 0, 0);
+    begin(&c, team, call, op, nb / es, 0, 0);
     t = c.t;
     n = t->size;
     me = t->me;
@@ -260,7 +283,8 @@ static void alltoalls(shmem_team_t team, const char *call, void *dest, const voi
         if (i != c.t->me) {
             wait_member(&c, i);
             if (nelems)
-                from = remote(&c, source, bytes(call, (size_t)n * nelems * sst, es), i);
+                from = remote(&c, source,
+                              bytes(call, ((size_t)n * nelems - 1) * sst + 1, es), i);
         }
         for (size_t j = 0; j < nelems; j++)
             memcpy((char *)dest + (((size_t)i * nelems + j) * dst) * es,
@@ -352,6 +376,18 @@ void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in)
     symm_coll_reduce(t, "shmem_team_split", out, &in, 1, sizeof(in), and64, 7);
 }
 
+static void max64(void *acc, const void *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((const uint64_t *)in)[i] > ((uint64_t *)acc)[i])
+            ((uint64_t *)acc)[i] = ((const uint64_t *)in)[i];
+}
+
+void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in)
+{
+    symm_coll_reduce(t, "shmem_team_split", out, &in, 1, sizeof(in), max64, 8);
+}
+
 /* ---- scans (OpenSHMEM 1.6) ------------------------------------------------------------------
  * Member me combines the sources of members 0..me (inclusive) or 0..me-1 (exclusive) in team
  * order; the result is written only after every member finished reading, so dest may be
@@ -391,14 +427,14 @@ static void scan(shmem_team_t team, const char *call, void *dest, const void *so
 SYMM_EXPORT int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
                                    size_t nelems, int PE_root)
 {
-    broadcast(team, "shmem_broadcastmem", dest, source, nelems, PE_root);
+    broadcast(team, "shmem_broadcastmem", dest, source, nelems, 1, PE_root);
     return 0;
 }
 
 SYMM_EXPORT int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source,
                                   size_t nelems)
 {
-    gather(team, "shmem_fcollectmem", OP_FCOLLECT, dest, source, nelems, nelems, 0);
+    gather(team, "shmem_fcollectmem", OP_FCOLLECT, dest, source, nelems, 1, nelems, 0);
     return 0;
 }
 
@@ -411,17 +447,17 @@ SYMM_EXPORT int shmem_collectmem(shmem_team_t team, void *dest, const void *sour
 
 /* Alltoall: the part is the whole source (one block per member); this PE picks block `me`. */
 static void alltoall(shmem_team_t team, const char *call, void *dest, const void *source,
-                     size_t nb)
+                     size_t nb, size_t es)
 {
     symm_team_t *t = symm_team_get(team, call);
 
-    gather(team, call, OP_ALLTOALL, dest, source, nb, bytes(call, nb, t->size), nb);
+    gather(team, call, OP_ALLTOALL, dest, source, nb, es, bytes(call, nb, t->size), nb);
 }
 
 SYMM_EXPORT int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source,
                                   size_t nelems)
 {
-    alltoall(team, "shmem_alltoallmem", dest, source, nelems);
+    alltoall(team, "shmem_alltoallmem", dest, source, nelems, 1);
     return 0;
 }
 
@@ -437,7 +473,7 @@ SYMM_EXPORT int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *so
                                              size_t nelems, int PE_root)                        \
     {                                                                                           \
         const char *call = "shmem_" #NAME "_broadcast";                                         \
-        broadcast(team, call, dest, source, bytes(call, nelems, sizeof(T)), PE_root);           \
+        broadcast(team, call, dest, source, bytes(call, nelems, sizeof(T)), sizeof(T), PE_root);\
         return 0;                                                                               \
     }                                                                                           \
     SYMM_EXPORT int shmem_##NAME##_fcollect(shmem_team_t team, T *dest, const T *source,        \
@@ -445,7 +481,7 @@ SYMM_EXPORT int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *so
     {                                                                                           \
         const char *call = "shmem_" #NAME "_fcollect";                                          \
         size_t nb = bytes(call, nelems, sizeof(T));                                             \
-        gather(team, call, OP_FCOLLECT, dest, source, nb, nb, 0);                               \
+        gather(team, call, OP_FCOLLECT, dest, source, nb, sizeof(T), nb, 0);                    \
         return 0;                                                                               \
     }                                                                                           \
     SYMM_EXPORT int shmem_##NAME##_collect(shmem_team_t team, T *dest, const T *source,         \
@@ -459,7 +495,7 @@ SYMM_EXPORT int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *so
                                             size_t nelems)                                      \
     {                                                                                           \
         const char *call = "shmem_" #NAME "_alltoall";                                          \
-        alltoall(team, call, dest, source, bytes(call, nelems, sizeof(T)));                     \
+        alltoall(team, call, dest, source, bytes(call, nelems, sizeof(T)), sizeof(T));          \
         return 0;                                                                               \
     }                                                                                           \
     SYMM_EXPORT int shmem_##NAME##_alltoalls(shmem_team_t team, T *dest, const T *source,       \

@@ -17,5 +17,7 @@ void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *
                       size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);
 /* Bitwise AND of one 64-bit word over team t. */
 void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
+/* Maximum of one 64-bit word over team t. */
+void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in);
 
 #endif

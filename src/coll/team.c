@@ -5,8 +5,10 @@
  * heap's internal part that holds the team's barrier words, collective flags and scratch, at
  * the same offset on every PE. A split picks the lowest slot free on every PE of the parent
  * (an AND of the PEs' free masks, reduced over the parent), so the members of a new team agree
- * on its slot without knowing each other's history; the members clear the slot's flags and the
- * parent synchronises before the team is used. Team handles are never freed: a destroyed team
+ * on its slot without knowing each other's history. A slot is never cleared: a PE of the old
+ * team may still be leaving its last barrier there. Every word in a slot holds an epoch and
+ * only grows, so a new team starts its epochs above the highest any PE of the parent has used
+ * (a maximum reduced over the parent) and raises its own words to that base. Team handles are never freed: a destroyed team
  * is marked, so that its use is reported.
  */
 #include <stdlib.h>
@@ -98,7 +100,7 @@ SYMM_EXPORT int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
     return team_index(d, symm_team_pe(s, src_pe));
 }
 
-/* Lowest slot free on every PE of the parent, or -1; `need` slots in a row from the mask. */
+/* The skip-th lowest slot free on every PE of the parent, or -1. */
 static int agree_slot(symm_team_t *parent, int skip)
 {
     uint64_t free_mask = ~symm_g.slots_used, all;
@@ -112,15 +114,40 @@ static int agree_slot(symm_team_t *parent, int skip)
     return -1;
 }
 
-/* Clears the flags of the slot this PE contributes to a new team. */
-static void slot_clear(int slot)
+/* Raises w to at least v. */
+static void raise_to(_Atomic uint32_t *w, uint32_t v)
+{
+    uint32_t cur = atomic_load(w);
+
+    while ((int32_t)(cur - v) < 0 && !atomic_compare_exchange_weak(w, &cur, v))
+        ;
+}
+
+/* Brings the words of this PE's part of a slot up to a new team's starting epoch. */
+static void slot_rebase(int slot, uint32_t base)
 {
     symm_slot_t *s = &symm_internal(symm_g.my_pe)->slot[slot];
 
-    memset(s, 0, offsetof(symm_slot_t, scratch));
+    for (int k = 0; k < SYMM_BARRIER_ROUNDS; k++)
+        raise_to(&s->bar[k].v, base);
+    raise_to(&s->release.v, base);
+    raise_to(&s->posted.v, base);
+    raise_to(&s->done.v, base);
+    raise_to(&s->sliced.v, base);
+    raise_to(&s->argued.v, base);
 }
 
-static symm_team_t *team_new(int start, int stride, int size, int me, int slot,
+/* The starting epoch of teams split from parent now: above every epoch a PE of the parent
+ * used (a PE of an old team can be at most two collectives ahead of another). */
+static uint32_t agree_base(symm_team_t *parent)
+{
+    uint64_t mine = symm_g.epoch_hwm, all;
+
+    symm_coll_max64(parent, &all, mine);
+    return (uint32_t)all + 4;
+}
+
+static symm_team_t *team_new(int start, int stride, int size, int me, int slot, uint32_t base,
                              const shmem_team_config_t *config, long mask)
 {
     symm_team_t *t = malloc(sizeof(*t));
@@ -132,7 +159,8 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot,
     if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->num_contexts = config->num_contexts;
     symm_g.slots_used |= 1ULL << slot;
-    slot_clear(slot);
+    t->bar_epoch = t->coll_epoch = base;
+    slot_rebase(slot, base);
     return t;
 }
 
@@ -143,6 +171,7 @@ SYMM_EXPORT int shmem_team_split_strided(shmem_team_t parent_team, int start, in
     const char *call = "shmem_team_split_strided";
     symm_team_t *p;
     int slot, idx;
+    uint32_t base;
 
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
@@ -162,11 +191,12 @@ SYMM_EXPORT int shmem_team_split_strided(shmem_team_t parent_team, int start, in
         symm_warn("%s: no free team slot (at most %d teams at once)", call, SYMM_TEAM_SLOTS);
         return -1;
     }
+    base = agree_base(p);
     idx = p->me - start;
     if (idx >= 0 && idx % stride == 0 && idx / stride < size)
         *new_team = team_new(symm_team_pe(p, start), p->stride * stride, size, idx / stride,
-                             slot, config, config_mask);
-    /* No member may signal into a slot before every member has cleared its own. */
+                             slot, base, config, config_mask);
+    /* No member may signal into a slot before every member has raised its own. */
     symm_team_barrier(p);
     return 0;
 }
@@ -180,6 +210,7 @@ SYMM_EXPORT int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     const char *call = "shmem_team_split_2d";
     symm_team_t *p;
     int xs, ys, row, col, n;
+    uint32_t base;
 
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
@@ -199,14 +230,15 @@ SYMM_EXPORT int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
         symm_warn("%s: no free team slot (at most %d teams at once)", call, SYMM_TEAM_SLOTS);
         return -1;
     }
+    base = agree_base(p);
     n = p->size;
     row = p->me / xrange;
     col = p->me % xrange;
     *xaxis_team = team_new(symm_team_pe(p, row * xrange), p->stride,
                            n - row * xrange < xrange ? n - row * xrange : xrange, col, xs,
-                           xaxis_config, xaxis_mask);
+                           base, xaxis_config, xaxis_mask);
     *yaxis_team = team_new(symm_team_pe(p, col), p->stride * xrange, (n - col + xrange - 1) / xrange,
-                           row, ys, yaxis_config, yaxis_mask);
+                           row, ys, base, yaxis_config, yaxis_mask);
     symm_team_barrier(p);
     return 0;
 }

@@ -20,6 +20,12 @@ void symm_ctx_bad(shmem_ctx_t ctx, const char *call)
                                            : "not a context made by shmem_ctx_create");
 }
 
+void symm_ctx_pe_bad(shmem_ctx_t ctx, int pe, const char *call)
+{
+    symm_fatal("%s(ctx=%p, pe=%d): pe %d is out of range of the context's team (%d PEs)", call,
+               (void *)ctx, pe, pe, ctx->team->size);
+}
+
 SYMM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
     long known = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
@@ -49,6 +55,6 @@ SYMM_EXPORT void shmem_ctx_destroy(shmem_ctx_t ctx)
         symm_fatal("shmem_ctx_destroy(ctx=SHMEM_CTX_DEFAULT): the default context cannot be "
                    "destroyed");
     symm_ctx_ok(ctx, "shmem_ctx_destroy");
-    atomic_thread_fence(memory_order_seq_cst);
+    symm_full_fence();
     ctx->magic = SYMM_CTX_DEAD;
 }

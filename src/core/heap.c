@@ -210,7 +210,7 @@ void *symm_heap_malloc(const char *call, size_t size, size_t align)
     if (short_pe >= 0) {
         if (result >= 0)
             symm_alloc_put(&symm_g.alloc, off);
-        if (symm_g.params.debug || short_pe == symm_g.my_pe)
+        if (symm_g.params.debug)
             symm_warn("%s(size=%zu): symmetric heap exhausted on pe %d (%zu of %zu bytes in use; "
                       "SHMEM_SYMMETRIC_SIZE sets the size)", call, size, short_pe,
                       symm_g.alloc.in_use, symm_g.alloc.size);

@@ -74,7 +74,7 @@ void symm_finalize(void)
 {
     if (!symm_g.initialized)
         return;
-    atomic_thread_fence(memory_order_seq_cst);
+    symm_full_fence();
     symm_barrier_world();
     symm_gpu_fini();
     symm_g.initialized = 0;

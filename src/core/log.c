@@ -103,7 +103,7 @@ void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int 
     if (p) {
         if (put) {
             memcpy(p, src, n);
-            symm_wake_hint(pe);
+            symm_wake_hint(pe, p, n);
         } else {
             memcpy(dest, p, n);
         }

@@ -89,6 +89,7 @@ typedef struct symm_slot {
     symm_word_t posted;
     symm_word_t done;
     symm_word_t sliced;
+    symm_word_t argued;  /* under SHMEM_DEBUG: epoch whose arguments are in args[] */
     /* What each collective call was asked (compared across PEs under SHMEM_DEBUG), and the
      * element count of collect, by epoch parity. */
     struct {
@@ -106,6 +107,15 @@ typedef struct symm_internal {
      * `doorbell`; whoever writes to this PE rings the doorbell when sleepers is non-zero. */
     symm_word_t sleepers;
     symm_word_t doorbell;
+    /* What the sleepers wait on: an object of PE `pe` at symmetric offsets [lo, hi) (pe -1:
+     * anything), so that writes elsewhere do not wake them; `rung` is set by the first writer
+     * that rings while they sleep, so a burst of writes costs one system call. */
+    struct {
+        _Atomic int32_t pe;
+        _Atomic uint32_t rung;
+        _Atomic uint64_t lo;
+        _Atomic uint64_t hi;
+    } watch __attribute__((aligned(SYMM_CACHELINE)));
     /* Per-call records of collective allocations, by call parity. */
     symm_alloc_rec_t alloc_rec[2] __attribute__((aligned(SYMM_CACHELINE)));
     symm_slot_t slot[SYMM_TEAM_SLOTS] __attribute__((aligned(4096)));
@@ -189,6 +199,7 @@ typedef struct symm_state {
     size_t data_stride;
 
     uint64_t slots_used;       /* team slots this PE has in use */
+    uint32_t epoch_hwm;        /* highest barrier or collective epoch this PE has used */
     long spin_ns;              /* how long a wait spins before yielding */
     int yields;
 } symm_state_t;
@@ -198,6 +209,21 @@ extern symm_state_t symm_g;
 SYMM_INLINE symm_internal_t *symm_internal(int pe)
 {
     return (symm_internal_t *)(symm_g.heap_win + (size_t)pe * symm_g.stride + symm_g.internal_off);
+}
+
+/* The world number of PE `pe` of a context's team: a context made from a team numbers PEs in
+ * that team. */
+SYMM_INLINE int symm_ctx_pe(shmem_ctx_t ctx, int pe, const char *call)
+{
+    extern void symm_ctx_pe_bad(shmem_ctx_t ctx, int pe, const char *call)
+        __attribute__((noreturn));
+    const symm_team_t *t = ctx->team;
+
+    if (SYMM_LIKELY(t == &symm_team_world))
+        return pe;
+    if (SYMM_UNLIKELY((unsigned)pe >= (unsigned)t->size))
+        symm_ctx_pe_bad(ctx, pe, call);
+    return t->start + pe * t->stride;
 }
 
 /* The slot of team t on the team's PE idx. */
@@ -295,31 +321,39 @@ void symm_barrier_world(void);
 /* Barrier of a team: with quiet (barrier) or without (sync) is the caller's business. */
 void symm_team_barrier(symm_team_t *t);
 void symm_wait_init(void);
-/* Rings pe's doorbell if a waiter there sleeps; call after writing to pe. */
-SYMM_INLINE void symm_wake(int pe)
+/* Where a pointer into this process's windows points: (PE, symmetric offset); offsets in the
+ * data segment carry SYMM_DATA_OFF. pe -1 when it is in neither. */
+#define SYMM_DATA_OFF (1ULL << 62)
+void symm_locate(const void *p, int *pe, uint64_t *off);
+void symm_wake_slow(int pe, const void *p, size_t len);
+
+/* After writing len bytes at p (a window address of object owner `owner`'s memory), wakes PE
+ * pe if it sleeps waiting on them. The sleeper publishes its sleep before re-checking its
+ * condition; this check follows the write; both sequentially consistent, so no wake-up is
+ * lost. */
+SYMM_INLINE void symm_wake(int pe, const void *p, size_t len)
 {
     symm_internal_t *in = symm_internal(pe);
-    extern void symm_wake_slow(symm_internal_t * in);
 
     if (SYMM_UNLIKELY(atomic_load_explicit(&in->sleepers.v, memory_order_seq_cst) != 0))
-        symm_wake_slow(in);
+        symm_wake_slow(pe, p, len);
+}
+/* Relaxed form for plain puts: no fence between the data and the check, so a sleeper may miss
+ * it and wake at the end of its bounded sleep instead. */
+SYMM_INLINE void symm_wake_hint(int pe, const void *p, size_t len)
+{
+    symm_internal_t *in = symm_internal(pe);
+
+    if (SYMM_UNLIKELY(atomic_load_explicit(&in->sleepers.v, memory_order_relaxed) != 0))
+        symm_wake_slow(pe, p, len);
 }
 /* Sleeps until word changes from `seen` or a bounded time passes. */
 void symm_wait_sleep(_Atomic uint32_t *word, uint32_t seen);
 void symm_futex_wake(void *word);
-/* Waits until ready(arg) is true: spins, yields, then sleeps on this PE's doorbell. */
-void symm_wait_for(int (*ready)(const void *arg), const void *arg);
+/* Waits until ready(arg) is true: spins, yields, then sleeps on this PE's doorbell, watching
+ * the len bytes at p (a window address; NULL: anything). */
+void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len);
 /* Waits until *w - target >= 0 (wrapping compare). */
 void symm_wait_reach(_Atomic uint32_t *w, uint32_t target);
-/* Relaxed form of symm_wake for plain puts: no fence, so a sleeper may miss it and wake at the
- * end of its bounded sleep instead. */
-SYMM_INLINE void symm_wake_hint(int pe)
-{
-    symm_internal_t *in = symm_internal(pe);
-    extern void symm_wake_slow(symm_internal_t * in);
-
-    if (SYMM_UNLIKELY(atomic_load_explicit(&in->sleepers.v, memory_order_relaxed) != 0))
-        symm_wake_slow(in);
-}
 
 #endif

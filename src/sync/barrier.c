@@ -27,10 +27,18 @@ static void dissemination(symm_team_t *t, uint32_t epoch)
 
     for (int k = 0, d = 1; d < n; k++, d <<= 1) {
         int to = me + d >= n ? me + d - n : me + d;
-        atomic_store_explicit(&symm_slot(t, to)->bar[k].v, epoch, memory_order_seq_cst);
-        symm_wake(symm_team_pe(t, to));
+        _Atomic uint32_t *w = &symm_slot(t, to)->bar[k].v;
+        atomic_store_explicit(w, epoch, memory_order_seq_cst);
+        symm_wake(symm_team_pe(t, to), w, sizeof(*w));
         symm_wait_reach(&mine->bar[k].v, epoch);
     }
+}
+
+/* Epochs only grow (a slot handed to a new team continues above its old values), so a late
+ * waiter of an old team is never confused by what a new team writes. */
+static int released(symm_slot_t *root, uint32_t epoch)
+{
+    return (int32_t)(atomic_load_explicit(&root->release.v, memory_order_acquire) - epoch) >= 0;
 }
 
 static void central(symm_team_t *t, uint32_t epoch)
@@ -47,17 +55,17 @@ static void central(symm_team_t *t, uint32_t epoch)
         return;
     }
     for (int i = 0; i < symm_g.yields; i++) {
-        if (atomic_load_explicit(&root->release.v, memory_order_acquire) == epoch)
+        if (released(root, epoch))
             return;
         sched_yield();
     }
     for (;;) {
         atomic_fetch_add_explicit(&root->release_sleepers.v, 1, memory_order_seq_cst);
         seen = atomic_load_explicit(&root->release.v, memory_order_seq_cst);
-        if (seen != epoch)
+        if ((int32_t)(seen - epoch) < 0)
             symm_wait_sleep(&root->release.v, seen);
         atomic_fetch_sub_explicit(&root->release_sleepers.v, 1, memory_order_seq_cst);
-        if (seen == epoch || atomic_load_explicit(&root->release.v, memory_order_acquire) == epoch)
+        if (released(root, epoch))
             return;
     }
 }
@@ -66,8 +74,11 @@ void symm_team_barrier(symm_team_t *t)
 {
     uint32_t epoch = ++t->bar_epoch;
 
+    if ((int32_t)(epoch - symm_g.epoch_hwm) > 0)
+        symm_g.epoch_hwm = epoch;
+
     if (t->size == 1)
-        atomic_thread_fence(memory_order_seq_cst);
+        symm_full_fence();
     else if (symm_g.oversubscribed)
         central(t, epoch);
     else

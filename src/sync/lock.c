@@ -68,7 +68,7 @@ SYMM_EXPORT void shmem_clear_lock(long *lock)
     uint32_t *w = lock_words("shmem_clear_lock", lock);
     uint32_t next;
 
-    atomic_thread_fence(memory_order_seq_cst);
+    symm_full_fence();
     next = atomic_fetch_add_explicit((_Atomic uint32_t *)&w[0], 1, memory_order_seq_cst) + 1;
     if (atomic_load_explicit((_Atomic uint32_t *)&w[1], memory_order_seq_cst) != next)
         symm_futex_wake(&w[0]);

@@ -8,6 +8,7 @@
  * sleep on the doorbell that writers ring).
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "core/state.h"
 
@@ -83,19 +84,19 @@ static size_t run(int mode, const elem_set_t *s, size_t *indices)
     switch (mode) {
     case WAIT_ALL:
         if (!all_sat(s))
-            symm_wait_for(all_sat, s);
+            symm_wait_for(all_sat, s, s->ivars, s->n * s->size);
         return 0;
     case WAIT_ANY:
         if (!any_included(s))
             return SIZE_MAX;
         if (!any_sat(s))
-            symm_wait_for(any_sat, s);
+            symm_wait_for(any_sat, s, s->ivars, s->n * s->size);
         return first_sat(s);
     case WAIT_SOME:
         if (!any_included(s))
             return 0;
         if (!any_sat(s))
-            symm_wait_for(any_sat, s);
+            symm_wait_for(any_sat, s, s->ivars, s->n * s->size);
         return collect(s, indices);
     case TEST_ALL:
         return (size_t)all_sat(s);
@@ -110,12 +111,19 @@ static size_t run(int mode, const elem_set_t *s, size_t *indices)
 static void check(const char *call, const void *ivars, size_t n, size_t size, int cmp,
                   const void *values, const size_t *indices, int some)
 {
+    const char *what = strstr(call, "signal") ? "sig_addr" : "ivars";
+    size_t len;
+
     symm_check_init(call);
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
-        symm_fatal("%s(ivars=%p, cmp=%d): unknown comparison (SHMEM_CMP_EQ .. SHMEM_CMP_LE, "
-                   "0..5)", call, ivars, cmp);
-    if (n && !symm_xlate(ivars, n * size, symm_g.my_pe))
-        symm_fatal("%s(ivars=%p, nelems=%zu): not symmetric memory of this PE", call, ivars, n);
+        symm_fatal("%s(%s=%p, cmp=%d): unknown comparison (SHMEM_CMP_EQ .. SHMEM_CMP_LE, "
+                   "0..5)", call, what, ivars, cmp);
+    if (__builtin_mul_overflow(n, size, &len))
+        symm_fatal("%s(%s=%p, nelems=%zu): %zu elements of %zu bytes overflow the address space",
+                   call, what, ivars, n, n, size);
+    if (n && !symm_xlate(ivars, len, symm_g.my_pe))
+        symm_fatal("%s(%s=%p, nelems=%zu): not symmetric memory of this PE", call, what, ivars,
+                   n);
     if (n && (!values || (some && !indices)))
         symm_fatal("%s(ivars=%p, nelems=%zu): %s is NULL", call, ivars, n,
                    values ? "indices" : "cmp_values");
@@ -151,15 +159,20 @@ static void check(const char *call, const void *ivars, size_t n, size_t size, in
     {                                                                                           \
         CMP_BODY(T)                                                                             \
     }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value)                   \
+    void symm_##NAME##_wait_one(const char *call, T *ivar, int cmp, T cmp_value);               \
+    void symm_##NAME##_wait_one(const char *call, T *ivar, int cmp, T cmp_value)                \
     {                                                                                           \
         elem_set_t s = SET(NAME, T, ivar, 1, NULL, &cmp_value, 0);                              \
-        check("shmem_" #NAME "_wait_until", ivar, 1, sizeof(T), cmp, &cmp_value, NULL, 0);      \
+        check(call, ivar, 1, sizeof(T), cmp, &cmp_value, NULL, 0);                              \
         run(WAIT_ALL, &s, NULL);                                                                \
+    }                                                                                           \
+    SYMM_EXPORT void shmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value)                   \
+    {                                                                                           \
+        symm_##NAME##_wait_one("shmem_" #NAME "_wait_until", ivar, cmp, cmp_value);             \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_wait(T *ivar, T cmp_value)                                  \
     {                                                                                           \
-        shmem_##NAME##_wait_until(ivar, SHMEM_CMP_NE, cmp_value);                               \
+        symm_##NAME##_wait_one("shmem_" #NAME "_wait", ivar, SHMEM_CMP_NE, cmp_value);          \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_wait_until_all(T *ivars, size_t nelems, const int *status,  \
                                                    int cmp, T cmp_value)                        \
@@ -219,12 +232,12 @@ SYMM_TYPES(ROW, _)
 
 SYMM_EXPORT void shmem_wait(long *ivar, long cmp_value)
 {
-    shmem_long_wait_until(ivar, SHMEM_CMP_NE, cmp_value);
+    symm_long_wait_one("shmem_wait", ivar, SHMEM_CMP_NE, cmp_value);
 }
 
 SYMM_EXPORT void shmem_wait_until(long *ivar, int cmp, long cmp_value)
 {
-    shmem_long_wait_until(ivar, cmp, cmp_value);
+    symm_long_wait_one("shmem_wait_until", ivar, cmp, cmp_value);
 }
 
 /* ---- Signal waits ------------------------------------------------------------------------ */

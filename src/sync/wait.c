@@ -6,10 +6,12 @@
  * `doorbell` in the internal part of its own heap, which lives in shared memory so that a
  * peer process can wake it.
  *
- * No lost wake-up: the sleeper increments `sleepers` and reads `doorbell` before it re-checks
- * its condition; a writer stores its data and then reads `sleepers` (both sequentially
- * consistent), so either the sleeper sees the data or the writer sees the sleeper and rings.
- * Writes that ring no doorbell (a plain put with no quiet) are still seen: a sleep is bounded.
+ * No lost wake-up: the sleeper counts itself in `sleepers` and publishes what it waits on
+ * before it re-checks its condition; a writer stores its data and then reads `sleepers` and
+ * the watch (all sequentially consistent), so either the sleeper sees the data or the writer
+ * sees the sleeper and rings. Writes to other objects do not ring, and only the first writer
+ * of a burst makes the system call. Writes that ring no doorbell (a plain put, which checks
+ * without a fence) are still seen: a sleep is bounded.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,8 +59,45 @@ void symm_wait_init(void)
     symm_g.yields = (int)symm_g.params.yields;
 }
 
-void symm_wake_slow(symm_internal_t *in)
+void symm_locate(const void *p, int *pe, uint64_t *off)
 {
+    uintptr_t d = (uintptr_t)p - (uintptr_t)symm_g.heap_win;
+
+    *pe = -1;
+    *off = 0;
+    if (d < (uintptr_t)symm_g.n_pes * symm_g.stride) {
+        *pe = (int)(d / symm_g.stride);
+        *off = d % symm_g.stride;
+        return;
+    }
+    d = (uintptr_t)p - (uintptr_t)symm_g.data_lo;
+    if (d < symm_g.data_len) {
+        *pe = symm_g.my_pe;
+        *off = d | SYMM_DATA_OFF;
+        return;
+    }
+    d = (uintptr_t)p - (uintptr_t)symm_g.data_win;
+    if (symm_g.data_win && d < (uintptr_t)symm_g.n_pes * symm_g.data_stride) {
+        *pe = (int)(d / symm_g.data_stride);
+        *off = (d % symm_g.data_stride) | SYMM_DATA_OFF;
+    }
+}
+
+void symm_wake_slow(int pe, const void *p, size_t len)
+{
+    symm_internal_t *in = symm_internal(pe);
+    int wpe = atomic_load_explicit(&in->watch.pe, memory_order_seq_cst), owner;
+    uint64_t off;
+
+    if (wpe >= 0) {
+        symm_locate(p, &owner, &off);
+        if (owner >= 0 && (owner != wpe || off + len <= atomic_load(&in->watch.lo) ||
+                           off >= atomic_load(&in->watch.hi)))
+            return;
+    }
+    if (atomic_load_explicit(&in->watch.rung, memory_order_seq_cst) ||
+        atomic_exchange_explicit(&in->watch.rung, 1, memory_order_seq_cst))
+        return;
     atomic_fetch_add_explicit(&in->doorbell.v, 1, memory_order_seq_cst);
     symm_futex_wake(&in->doorbell.v);
 }
@@ -75,7 +114,21 @@ void symm_futex_wake(void *word)
     syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-void symm_wait_for(int (*ready)(const void *arg), const void *arg)
+/* Publishes what this PE's sleepers wait on. A second concurrent sleeper (another thread)
+ * widens the watch to anything. */
+static void watch(symm_internal_t *me, const void *p, size_t len)
+{
+    int pe = -1;
+    uint64_t off = 0;
+
+    if (atomic_fetch_add_explicit(&me->sleepers.v, 1, memory_order_seq_cst) == 0 && p)
+        symm_locate(p, &pe, &off);
+    atomic_store_explicit(&me->watch.lo, off, memory_order_seq_cst);
+    atomic_store_explicit(&me->watch.hi, off + len, memory_order_seq_cst);
+    atomic_store_explicit(&me->watch.pe, pe, memory_order_seq_cst);
+}
+
+void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len)
 {
     symm_internal_t *me;
     long t0;
@@ -101,8 +154,12 @@ void symm_wait_for(int (*ready)(const void *arg), const void *arg)
     }
     me = symm_internal(symm_g.my_pe);
     while (!ready(arg)) {
-        atomic_fetch_add_explicit(&me->sleepers.v, 1, memory_order_seq_cst);
+        /* Order matters: watch (with the sleeper count), then the doorbell value, then re-arm
+         * `rung`, then the last check. A writer that rings after the re-arm changes the
+         * doorbell after it was read, so the futex wait does not block. */
+        watch(me, p, len);
         bell = atomic_load_explicit(&me->doorbell.v, memory_order_seq_cst);
+        atomic_store_explicit(&me->watch.rung, 0, memory_order_seq_cst);
         if (!ready(arg))
             symm_wait_sleep(&me->doorbell.v, bell);
         atomic_fetch_sub_explicit(&me->sleepers.v, 1, memory_order_seq_cst);
@@ -126,5 +183,5 @@ void symm_wait_reach(_Atomic uint32_t *w, uint32_t target)
     reach_arg_t r = {w, target};
 
     if (!reached(&r))
-        symm_wait_for(reached, &r);
+        symm_wait_for(reached, &r, (const void *)w, sizeof(*w));
 }

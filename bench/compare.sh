@@ -1,0 +1,499 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# compare.sh: the CPU benchmark of symm beside Open MPI's OpenSHMEM (OSHMEM), in one run. Builds
+# bench.c and startup.c with symmcc and with oshcc, runs the hardware floors, the benchmark under
+# each launcher at every PE count the table asks for, and times a job from launch to exit; then
+# writes the figures, their ratios symm/OSHMEM and the targets to docs/bench-cpu.md (BENCH_DOC
+# overrides). Which figure is judged against which target is the table ROWS below; a new row is
+# one line there (and a case in bench.c); the jobs to run follow from it. Which optional calls
+# each implementation has (put with signal, the OpenSHMEM 1.5 team collectives) is found by
+# compiling a probe with its compiler, and bench.c is built to match. A side that cannot be built
+# or run is reported and left out.
+#
+# The machine may be shared, and a busy neighbour only ever makes a figure worse: so the whole
+# set runs BENCH_ROUNDS times (default 5), symm and OSHMEM taking turns at each configuration,
+# and each side's figure is its best round (each round's figure being the median of its trials).
+#
+# Usage: bench/compare.sh [SYMM_BUILD_DIR]   (default $SYMM_BUILD, else ./build)
+# Environment: BENCH_DOC, BENCH_ROUNDS, BENCH_JOB_RUNS, BENCH_TIMEOUT (seconds one job may take),
+# BENCH_COLL_API (auto: each side's team collectives where it has them, else the active-set
+# forms; active-set: the active-set forms on both sides), OSHCC and OSHRUN (Open MPI's compiler
+# wrapper and launcher, default from PATH).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cmd="bench/compare.sh${*:+ $*}"
+for v in OSHRUN OSHCC BENCH_TIMEOUT BENCH_JOB_RUNS BENCH_ROUNDS BENCH_COLL_API SYMM_BUILD; do
+    if [ -n "${!v:-}" ]; then cmd="$v=${!v} $cmd"; fi
+done
+build=${1:-${SYMM_BUILD:-build}}
+case $build in /*) ;; *) build="$root/$build" ;; esac
+doc=${BENCH_DOC:-$root/docs/bench-cpu.md}
+rounds=${BENCH_ROUNDS:-5}
+job_runs=${BENCH_JOB_RUNS:-7}
+run_limit=${BENCH_TIMEOUT:-150}
+coll_api=${BENCH_COLL_API:-auto}
+case $coll_api in auto | active-set) ;; *) echo "compare: BENCH_COLL_API is auto or active-set" >&2; exit 1 ;; esac
+oshcc=${OSHCC:-oshcc}
+oshrun=${OSHRUN:-oshrun}
+
+# case|PEs|targets|what is measured. Targets, all of which must hold (none: the row is shown,
+# not judged): osh<=R (symm/OSHMEM at most R; >= for figures where higher is better), self<L
+# or self<=L (symm's own figure), floor:NAME<=R (symm over the floor NAME of this run).
+ROWS='put8_quiet|2|osh<=0.50|shmem_long_p of 8 B + shmem_quiet, latency
+g8|2|osh<=0.35|shmem_long_g of 8 B, latency
+putmem_4k|2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
+putmem_1m|2|osh>=1.0|shmem_putmem of 1 MiB, bandwidth
+putmem_16m|2|osh>=1.0|shmem_putmem of 16 MiB, bandwidth
+fetch_add|2|osh<=0.5|shmem_long_atomic_fetch_add on PE 1, latency
+compare_swap|2|osh<=0.5|shmem_long_atomic_compare_swap on PE 1, latency
+put_signal_rt|2|floor:flag_pingpong<=1.5|shmem_long_put_signal of 8 B + shmem_signal_wait_until, answered alike, round trip
+barrier_all|2|osh<=0.55|shmem_barrier_all, latency
+barrier_all|4|osh<=0.75|shmem_barrier_all, latency
+lock|4||shmem_set_lock + shmem_clear_lock, every PE on one lock, time per acquisition
+lock_fair|4|self<=2|acquisitions of the most over the least served PE in 50 ms of contention
+broadcast_8|2|osh<=0.5|broadcast of 8 B from PE 0
+broadcast_4k|2||broadcast of 4 KiB from PE 0
+broadcast_1m|2|osh<=0.6|broadcast of 1 MiB from PE 0
+fcollect_8|2|osh<=0.5|fcollect of 8 B per PE
+fcollect_4k|2||fcollect of 4 KiB per PE
+fcollect_1m|2|osh<=0.6|fcollect of 1 MiB per PE
+alltoall_8|2|osh<=0.5|alltoall of 8 B per PE pair
+alltoall_4k|2||alltoall of 4 KiB per PE pair
+alltoall_1m|2|osh<=0.6|alltoall of 1 MiB per PE pair
+sum_reduce_8|2|osh<=0.5|sum reduction of 8 B of longs
+sum_reduce_4k|2||sum reduction of 4 KiB of longs
+sum_reduce_1m|2|osh<=0.6|sum reduction of 1 MiB of longs
+sum_reduce_1m|2|floor:sum_1m<=2|sum reduction of 1 MiB of longs, against one core summing 1 MiB
+broadcast_8|4|osh<=0.5|broadcast of 8 B from PE 0
+broadcast_4k|4||broadcast of 4 KiB from PE 0
+broadcast_1m|4|osh<=0.6|broadcast of 1 MiB from PE 0
+fcollect_8|4|osh<=0.5|fcollect of 8 B per PE
+fcollect_4k|4||fcollect of 4 KiB per PE
+fcollect_1m|4|osh<=0.6|fcollect of 1 MiB per PE
+alltoall_8|4|osh<=0.5|alltoall of 8 B per PE pair
+alltoall_4k|4||alltoall of 4 KiB per PE pair
+alltoall_1m|4|osh<=0.6|alltoall of 1 MiB per PE pair
+sum_reduce_8|4|osh<=0.5|sum reduction of 8 B of longs
+sum_reduce_4k|4||sum reduction of 4 KiB of longs
+sum_reduce_1m|4|osh<=0.6|sum reduction of 1 MiB of longs
+sum_reduce_1m|4|floor:sum_1m<=2|sum reduction of 1 MiB of longs, against one core summing 1 MiB
+job|2|osh<=0.10 self<50|job start to finish (init + finalize)'
+
+# The floors and the figures they bound: floor|case|PEs|what it is
+FLOORS='store_fence|put8_quiet|2|a store plus a full fence to a shared page
+cached_load|g8|2|a load that hits the cache (dependent loads)
+flag_pingpong|put_signal_rt|2|two processes each writing 8 B and then a flag into the other'"'"'s half of a shared page, round trip
+flag_barrier|barrier_all|2|two processes raising and spinning on flags in one shared page
+sum_1m|sum_reduce_1m|2|one core computing c[i] = a[i] + b[i] over 1 MiB of longs (2 MiB read, 1 MiB written)
+sum_1m|sum_reduce_1m|4|the same'
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+t_start=$SECONDS
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+results=$work/results
+: >"$results"
+: >"$work/notes"
+
+say() { printf 'compare: %s\n' "$*" >&2; }
+
+exit_why() {
+    case $1 in
+    124 | 137) echo "timed out after $run_limit s" ;;
+    *) echo "see its output" ;;
+    esac
+}
+
+# note TEXT: said now and listed under the table (once, however often it is said).
+note() {
+    say "$*"
+    grep -qxF -- "$*" "$work/notes" || echo "$*" >>"$work/notes"
+}
+
+now_ns() {
+    if [ -n "${EPOCHREALTIME:-}" ]; then
+        local t=${EPOCHREALTIME/[.,]/}
+        echo "${t}000"
+    else
+        date +%s%N
+    fi
+}
+
+name_of() { if [ "$1" = symm ]; then echo symm; else echo OSHMEM; fi; }
+
+# ---- launchers ---------------------------------------------------------------------------
+# launcher IMPL N: sets the array launch to the command that starts an N-PE job of IMPL.
+launcher() {
+    if [ "$1" = symm ]; then
+        launch=("$build/tools/symmrun" -n "$2")
+    elif [ "$2" -gt "$(nproc)" ]; then
+        launch=("$oshrun" --allow-run-as-root --mca osc ^rdma --oversubscribe -np "$2")
+    else
+        launch=("$oshrun" --allow-run-as-root --mca osc ^rdma -np "$2")
+    fi
+}
+
+# ---- build -------------------------------------------------------------------------------
+cflags=(-O2 -std=c11)
+have_symm=no
+have_osh=no
+cc "${cflags[@]}" -o "$work/bench_floors" "$here/floors.c"
+
+# has CC CALLS: whether CC compiles and links a program making CALLS.
+has() {
+    printf '#include <shmem.h>\n#include <stdint.h>\nstatic long d[2];\nstatic uint64_t s;\n%s\n' \
+        "int main(void) { $2 return 0; }" >"$work/probe.c"
+    "$1" "${cflags[@]}" -Werror=implicit-function-declaration -o "$work/probe" "$work/probe.c" \
+        >/dev/null 2>&1
+}
+signal_calls='shmem_long_put_signal(d, d, 1, &s, 1, SHMEM_SIGNAL_SET, 0);
+    shmem_signal_wait_until(&s, SHMEM_CMP_GE, 1);'
+team_calls='shmem_broadcastmem(SHMEM_TEAM_WORLD, d, d, 8, 0);
+    shmem_fcollectmem(SHMEM_TEAM_WORLD, d, d, 8);
+    shmem_alltoallmem(SHMEM_TEAM_WORLD, d, d, 8);
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, d, d, 1);'
+
+# features IMPL CC: sets defs (bench.c's build flags for IMPL) and IMPL_api (the collective
+# forms it is measured with).
+features() {
+    local sig=0 teams=0
+    if has "$2" "$signal_calls"; then sig=1; fi
+    if [ "$coll_api" != active-set ] && has "$2" "$team_calls"; then teams=1; fi
+    defs=(-DBENCH_HAVE_SIGNAL=$sig -DBENCH_HAVE_TEAMS=$teams)
+    if [ $teams = 1 ]; then printf -v "$1_api" team; else printf -v "$1_api" active-set; fi
+    [ $sig = 1 ] || note "$(name_of "$1"): its shmem.h has no shmem_long_put_signal (OpenSHMEM 1.5); the put with signal is not measured there"
+}
+
+# spec_of CC: the OpenSHMEM version CC's shmem.h declares.
+spec_of() {
+    printf '#include <shmem.h>\nSHMEM_MAJOR_VERSION.SHMEM_MINOR_VERSION\n' |
+        "$1" -E -P -x c - 2>/dev/null | tail -n 1 | tr -d ' '
+}
+
+symm_api=none
+osh_api=none
+symm_spec=unknown
+osh_spec=unknown
+if [ ! -x "$build/symmcc" ] || [ ! -x "$build/tools/symmrun" ]; then
+    note "symm: no $build/symmcc or $build/tools/symmrun; build symm first (cmake -S . -B build && cmake --build build); symm figures left out"
+else
+    features symm "$build/symmcc"
+    symm_spec=$(spec_of "$build/symmcc")
+    if "$build/symmcc" "${cflags[@]}" "${defs[@]}" -o "$work/bench_symm" "$here/bench.c" &&
+        "$build/symmcc" "${cflags[@]}" -o "$work/startup_symm" "$here/startup.c"; then
+        have_symm=yes
+    else
+        note "symm: symmcc failed to build the benchmark; symm figures left out"
+    fi
+fi
+
+if ! command -v "$oshcc" >/dev/null || ! command -v "$oshrun" >/dev/null; then
+    note "OSHMEM: $oshcc or $oshrun not found (Open MPI's OpenSHMEM); OSHMEM figures left out"
+else
+    features osh "$oshcc"
+    osh_spec=$(spec_of "$oshcc")
+    if "$oshcc" "${cflags[@]}" "${defs[@]}" -o "$work/bench_osh" "$here/bench.c" &&
+        "$oshcc" "${cflags[@]}" -o "$work/startup_osh" "$here/startup.c"; then
+        have_osh=yes
+    else
+        note "OSHMEM: $oshcc failed to build the benchmark; OSHMEM figures left out"
+    fi
+fi
+[ $have_symm = yes ] || [ $have_osh = yes ] || { say "neither symm nor OSHMEM can run"; exit 1; }
+
+# ---- runs --------------------------------------------------------------------------------
+# run ROUND IMPL N CASE...: the benchmark under IMPL's launcher; lines tagged with IMPL and ROUND.
+# The figures count once the program has printed its done line, even if the job then fails to
+# exit cleanly (that is reported); a run that fails before is tried once more, then reported and
+# left out.
+run() {
+    local round=$1 impl=$2 n=$3 try rc t0=$SECONDS
+    shift 3
+    local out=$work/out.$impl.$n err=$work/err.$impl.$n
+    launcher "$impl" "$n"
+    for try in 1 2; do
+        timeout -k 5 "$run_limit" "${launch[@]}" "$work/bench_$impl" "$@" >"$out" 2>"$err" &&
+            rc=0 || rc=$?
+        if grep -q '^done' "$out"; then
+            grep '^case=' "$out" | sed "s/^/impl=$impl round=$round /" >>"$results"
+            grep '^case=.* check=wrong' "$out" | while read -r line; do
+                note "$(name_of "$impl") at $n PEs: $(sed 's/^case=\([^ ]*\).*/\1/' <<<"$line") left a wrong result (figure left out); $(grep -m1 '^bench:' "$err" || true)"
+            done
+            [ $rc = 0 ] ||
+                note "$(name_of "$impl") at $n PEs: figures complete, but the job then ended with exit $rc ($(exit_why $rc))"
+            say "$impl at $n PEs: done in $((SECONDS - t0)) s"
+            return 0
+        fi
+        say "$impl at $n PEs: run $try failed (exit $rc, $(exit_why $rc)); its last lines:"
+        tail -n 5 "$err" >&2 || true
+    done
+    note "$(name_of "$impl") at $n PEs: no figures (two runs failed)"
+}
+
+# time_job IMPL N: one launch of the init/finalize job; its wall time in microseconds is added
+# to $work/jobs.IMPL.
+time_job() {
+    local impl=$1 n=$2 t0 t1
+    launcher "$impl" "$n"
+    t0=$(now_ns)
+    if ! timeout -k 5 "$run_limit" "${launch[@]}" "$work/startup_$impl" >/dev/null 2>&1; then
+        note "$(name_of "$impl"): a launch of the init/finalize job failed"
+        return 0
+    fi
+    t1=$(now_ns)
+    echo $(((t1 - t0) / 1000)) >>"$work/jobs.$impl"
+}
+
+# job_line IMPL N: the median of the job times as a result line.
+job_line() {
+    [ -s "$work/jobs.$1" ] || return 0
+    sort -n "$work/jobs.$1" | awk -v impl="$1" -v n="$2" '{ v[NR] = $1 }
+        END { printf "impl=%s round=1 case=job pes=%d value=%.4g unit=ms stat=median",
+                     impl, n, v[int((NR + 1) / 2)] / 1000
+              printf " trials=%d best=%.4g worst=%.4g\n", NR, v[1] / 1000, v[NR] / 1000 }' \
+        >>"$results"
+}
+
+# The jobs of a round follow from ROWS: one job per PE count, running the cases of that count's
+# rows in table order (the job row is timed apart).
+pe_counts=$(awk -F'|' '$1 != "job" && !seen[$2]++ { print $2 }' <<<"$ROWS")
+cases_at() { awk -F'|' -v n="$1" '$1 != "job" && $2 == n && !seen[$1]++ { print $1 }' <<<"$ROWS"; }
+
+# The two implementations take turns at each configuration, so that a change in the machine's
+# load during the run weighs on both sides of a ratio alike.
+impls=()
+[ $have_symm = no ] || impls+=(symm)
+[ $have_osh = no ] || impls+=(osh)
+for round in $(seq "$rounds"); do
+    say "round $round of $rounds: floors"
+    "$work/bench_floors" >"$work/out.floors" || note "floors: ended with exit $?"
+    sed "s/^/impl=floor round=$round /" "$work/out.floors" >>"$results"
+    for n in $pe_counts; do
+        mapfile -t list < <(cases_at "$n")
+        for impl in "${impls[@]}"; do
+            say "round $round: $impl at $n PEs, ${#list[@]} cases"
+            run "$round" "$impl" "$n" "${list[@]}"
+        done
+    done
+done
+if grep -q '^job|' <<<"$ROWS"; then
+    say "job start to finish, $job_runs launches each"
+    for _ in $(seq "$job_runs"); do
+        for impl in "${impls[@]}"; do time_job "$impl" 2; done
+    done
+    for impl in "${impls[@]}"; do job_line "$impl" 2; done
+fi
+
+# ---- report ------------------------------------------------------------------------------
+# value IMPL CASE [PES]: the best figure of all rounds (the highest bandwidth, the lowest time
+# or ratio), or nothing. A collective whose result was wrong gives no figure, nor does a time
+# that is not positive (a barrier trial slower than its collective trial, on a busy machine).
+value() {
+    awk -v impl="$1" -v c="$2" -v n="${3:-}" '
+        { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+        f["impl"] == impl && f["case"] == c && (n == "" || f["pes"] == n) && f["check"] != "wrong" {
+            v = f["value"] + 0; up = f["unit"] == "GB/s"
+            if (v <= 0) next
+            if (!seen || (up && v > best) || (!up && v < best)) best = v
+            seen = 1
+        }
+        END { if (seen) print best }' "$results"
+}
+unit_of() {
+    awk -v c="$1" '{ for (i = 1; i <= NF; i++) if ($i == "case=" c) for (j = 1; j <= NF; j++)
+        if ($j ~ /^unit=/) { sub(/^unit=/, "", $j); print $j; exit } }' "$results"
+}
+# fmt V: three significant digits, without exponents.
+fmt() {
+    if [ -z "$1" ]; then
+        printf 'n/a'
+        return
+    fi
+    awk -v v="$1" 'BEGIN { printf (v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f"), v }'
+}
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4g", a / b }'; }
+two() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
+holds() { awk -v q="$1" -v op="$2" -v t="$3" \
+    'BEGIN { exit !(op == "<=" ? q <= t : op == ">=" ? q >= t : op == "<" ? q < t : q > t) }'; }
+
+# table_row CASE PES TARGETS WHAT: one row of the figures table; every target is judged on the
+# quantity it names (symm/OSHMEM, symm's own figure, or symm over a floor).
+table_row() {
+    local c=$1 n=$2 targets=$3 what=$4
+    local s o f unit ratio=n/a verdict goal="" term q text ok=1 known=1
+    s=$(value symm "$c" "$n")
+    o=$(value osh "$c" "$n")
+    unit=$(unit_of "$c")
+    if [ -n "$s" ] && [ -n "$o" ]; then ratio=$(two "$(div "$s" "$o")"); fi
+    for term in $targets; do
+        if ! [[ $term =~ ^(osh|self|floor:([a-z0-9_]+))(<=|>=|<|>)([0-9.]+)$ ]]; then
+            say "ROWS: target '$term' of $c is not osh<=R, self<L or floor:NAME<=R"
+            exit 1
+        fi
+        local who=${BASH_REMATCH[1]} fl=${BASH_REMATCH[2]}
+        local op=${BASH_REMATCH[3]} t=${BASH_REMATCH[4]}
+        q=""
+        case $who in
+        osh)
+            if [ -n "$s" ] && [ -n "$o" ]; then q=$(div "$s" "$o"); fi
+            text="$op ${t}x OSHMEM"
+            ;;
+        self)
+            q=$s
+            if [ "$unit" = x ]; then text="$op ${t}x"; else text="$op $t $unit"; fi
+            ;;
+        *)
+            f=$(value floor "$fl")
+            if [ -n "$s" ] && [ -n "$f" ]; then q=$(div "$s" "$f"); fi
+            text="$op ${t}x floor $fl"
+            if [ -n "$q" ]; then text="$text (is $(two "$q")x)"; fi
+            ;;
+        esac
+        if [ -z "$q" ]; then
+            known=0
+        elif ! holds "$q" "$op" "$t"; then
+            ok=0
+        fi
+        goal="${goal:+$goal; }$text"
+    done
+    if [ -z "$targets" ]; then
+        goal="none (shown)"
+        verdict="-"
+    elif [ $known = 0 ]; then
+        verdict=n/a
+    elif [ $ok = 1 ]; then
+        verdict=PASS
+    else
+        verdict=MISS
+    fi
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$what" "$n" "$unit" "$(fmt "$s")" \
+        "$(fmt "$o")" "$ratio" "$goal" "$verdict"
+}
+
+floor_row() {
+    local f=$1 c=$2 n=$3 what=$4 v s r=n/a
+    v=$(value floor "$f")
+    s=$(value symm "$c" "$n")
+    if [ -n "$v" ] && [ -n "$s" ]; then
+        r=$(awk -v s="$s" -v v="$v" 'BEGIN { printf "%.1f", s / v }')
+    fi
+    printf '| %s | %s | %s, %s PEs | %s | %s |\n' "$what" "$(fmt "$v")" "$c" "$n" "$(fmt "$s")" "$r"
+}
+
+api_text() {
+    case $1 in
+    team) echo "the OpenSHMEM 1.5 team forms on SHMEM_TEAM_WORLD (shmem_broadcastmem with root 0, shmem_fcollectmem, shmem_alltoallmem, shmem_long_sum_reduce)" ;;
+    active-set) echo "the active-set forms over all PEs (shmem_broadcast64 with root 0, shmem_fcollect64, shmem_alltoall64, shmem_long_sum_to_all), each with a pSync of its own" ;;
+    *) echo "not run" ;;
+    esac
+}
+
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null | head -n 1 || echo none)
+{
+    echo "# symm CPU benchmark"
+    echo
+    echo "symm beside Open MPI's OpenSHMEM (OSHMEM) on one machine, both running the same source,"
+    echo "[bench/bench.c](../bench/bench.c), in one run of [bench/compare.sh](../bench/compare.sh)."
+    echo "Point-to-point figures are PE 0's against PE 1 while the other PEs wait in a barrier;"
+    echo "collectives, barriers and the lock involve every PE. A run of the benchmark gives each"
+    echo "figure as the median of 7 trials of about 10 ms, after warm-up; the set runs $rounds"
+    echo "times, symm and OSHMEM taking turns, and each side keeps its best round (a busy machine"
+    echo "only makes figures worse). A job's start to finish is the median wall time of $job_runs"
+    echo "launches of an init/finalize program, the two sides alternating. Ratios are symm/OSHMEM;"
+    echo "for latencies and times lower is better, for bandwidths (GB/s, decimal) higher."
+    echo
+    echo "How some figures are made:"
+    echo
+    echo "- **Collectives** (sizes are per PE: the part each PE contributes, the block for each PE"
+    echo "  pair of an alltoall, the array reduced): each call is followed by shmem_barrier_all, and"
+    echo "  each trial by a trial of shmem_barrier_all alone with the same count; the figure is the"
+    echo "  median over trials of the difference, the collective's own time. A difference that is not"
+    echo "  positive (possible only when the machine is busy) gives no figure. After the trials every"
+    echo "  PE checks the last result; a wrong one gives no figure. The calls measured:"
+    echo "  - symm: $(api_text "$symm_api");"
+    echo "  - OSHMEM: $(api_text "$osh_api")."
+    if [ "$symm_api" != "$osh_api" ]; then
+        echo
+        echo "  OSHMEM's shmem.h (OpenSHMEM $osh_spec) has no team collectives, so each side is"
+        echo "  measured with the forms a program written for it calls. symm implements the two"
+        echo "  forms apart; \`BENCH_COLL_API=active-set\` measures symm's active-set forms instead,"
+        echo "  like for like."
+    fi
+    echo "- **Put with signal**: PE 0 puts 8 B with shmem_long_put_signal (SHMEM_SIGNAL_SET) and"
+    echo "  waits in shmem_signal_wait_until for PE 1's answer, the same call back; the figure is the"
+    echo "  round trip, judged against a floor of two processes doing the same through plain"
+    echo "  stores to a shared page. A side whose OpenSHMEM lacks the call shows n/a."
+    echo "- **Lock**: every PE takes and releases one symmetric lock (shmem_set_lock,"
+    echo "  shmem_clear_lock) in a loop; the time per acquisition is the trial's time over the"
+    echo "  acquisitions of all PEs. Fairness: every PE counts its acquisitions for 50 ms, and the"
+    echo "  figure is the most served PE's count over the least served one's (median of 7 windows)."
+    echo "- **Reduction floor**: one core computing c[i] = a[i] + b[i] over 1 MiB of longs, arrays"
+    echo "  as warm as a loop leaves them (2 MiB read, 1 MiB written): about the traffic each PE of"
+    echo "  a 1 MiB sum reduction moves through its core, whether it combines the whole array or"
+    echo "  its slice of it and then gathers the rest."
+    echo
+    echo "Made by: \`$cmd\` (took $((SECONDS - t_start)) s)"
+    echo
+    echo "## Machine"
+    echo
+    echo "- CPUs: $(nproc) ($cpu)"
+    echo "- kernel: $(uname -sr)"
+    echo "- load average (1, 5, 15 min) at start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "- OSHMEM: $osh_version (shmem.h: OpenSHMEM $osh_spec), launched with \`oshrun --allow-run-as-root --mca osc ^rdma -np N\` (\`--oversubscribe\` past $(nproc) PEs)"
+    echo "- symm (shmem.h: OpenSHMEM $symm_spec): \`$(basename "$build")/tools/symmrun -n N\` (each PE bound to a CPU of its own when they fit), source $(git -C "$root" describe --always --dirty 2>/dev/null || echo "outside git")"
+    most_pes=$(awk -F'|' '$2 > m { m = $2 } END { print m }' <<<"$ROWS")
+    if [ "$most_pes" -gt "$(nproc)" ]; then
+        echo "- rows at more PEs than the $(nproc) CPUs run oversubscribed: PEs share CPUs on both"
+        echo "  sides, and a waiting PE must give its CPU up for the others to progress"
+    fi
+    if awk -v l="${load_start%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
+        echo
+        echo "**The machine was busy when this ran** (other processes kept its CPUs loaded): both"
+        echo "sides' figures are noisy and the ratios uncertain; rerun on an idle machine to judge"
+        echo "the targets."
+    fi
+    echo
+    echo "## Figures"
+    echo
+    echo "| measure | PEs | unit | symm | OSHMEM | symm/OSHMEM | target | result |"
+    echo "|---|---|---|---|---|---|---|---|"
+    while IFS='|' read -r c n targets what; do
+        table_row "$c" "$n" "$targets" "$what"
+    done <<<"$ROWS" | tee "$work/table"
+    echo
+    pass=$(grep -c '| PASS |$' "$work/table" || true)
+    judged=$(grep -c '| \(PASS\|MISS\|n/a\) |$' "$work/table" || true)
+    unjudged=$(grep -c '| n/a |$' "$work/table" || true)
+    printf 'symm meets %s of %s targets' "$pass" "$judged"
+    if [ "$unjudged" -gt 0 ]; then printf '; %s not judged (a figure is missing)' "$unjudged"; fi
+    echo .
+    if [ -s "$work/notes" ]; then
+        echo
+        echo "Notes from the run:"
+        echo
+        sed 's/^/- /' "$work/notes"
+    fi
+    echo
+    echo "## Floors"
+    echo
+    echo "The same machine without any OpenSHMEM, measured in the same run by"
+    echo "[bench/floors.c](../bench/floors.c) (one process, or two sharing one page, pinned to CPUs)."
+    echo
+    echo "| floor | ns | bounds | symm | symm/floor |"
+    echo "|---|---|---|---|---|"
+    while IFS='|' read -r f c n what; do
+        floor_row "$f" "$c" "$n" "$what"
+    done <<<"$FLOORS"
+    echo
+    echo "## Raw lines"
+    echo
+    echo '```'
+    cat "$results"
+    echo '```'
+} >"$doc"
+
+sed -n '/^## Figures/,/^## Floors/p' "$doc" | sed '$d'
+say "wrote ${doc#"$root"/} in $((SECONDS - t_start)) s"

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * floors: what the hardware and the kernel allow on this machine, with no OpenSHMEM at all, as
+ * the lower bounds against which the benchmark figures are read. Each floor is a row of the
+ * table floors[]. One process alone: a store to a shared page followed by a full fence (the
+ * cost of a put that is complete at once), a load that hits the cache (the cost of a g from a
+ * mapped peer), and a 2-input sum of 1 MiB of longs, c[i] = a[i] + b[i], that reads 2 MiB and
+ * writes 1 MiB on one core with the arrays as warm as a loop leaves them (what one PE's share
+ * of a 1 MiB sum reduction must move at the least). Two processes (fork) sharing one
+ * MAP_SHARED anonymous page: a barrier, each raising its flag and spinning on the other's (the
+ * cost of a two-PE barrier), and a ping-pong, each writing 8 bytes and then a flag on another
+ * cache line into the other's half of the page and spinning on the flag in its own half (the
+ * round trip of a put with signal answered by one). Trials and output follow bench.c: the
+ * median of TRIALS trials of about TRIAL_NS each, one line per floor,
+ * `case=NAME pes=N value=V unit=ns stat=median ...`.
+ */
+#define _GNU_SOURCE
+
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRIAL_NS 10e6
+#define TRIALS 7
+#define MIN_ITERS 16
+#define STOP (-1L)
+#define SUM_LONGS ((1 << 20) / sizeof(long))
+
+/* The shared page: each word on a cache line of its own, so the two processes do not contend
+ * for a line they do not both need. */
+typedef struct {
+    _Alignas(64) atomic_long v;
+} floors_line_t;
+
+/* A process's half of the ping-pong, written by the other process. */
+typedef struct {
+    floors_line_t data;
+    floors_line_t flag; /* the last round the other process sent, or STOP */
+} floors_half_t;
+
+typedef struct {
+    floors_line_t word;    /* target of the store */
+    floors_line_t chase;   /* target of the load; always 0 */
+    floors_line_t flag[2]; /* flag[i]: the last barrier process i entered; STOP ends the partner */
+    floors_half_t half[2]; /* half[i]: process i's */
+} floors_page_t;
+
+static floors_page_t *page;
+static long rounds; /* this process's barriers or ping-pongs, continued across trials */
+static long sum_a[SUM_LONGS], sum_b[SUM_LONGS], sum_c[SUM_LONGS];
+static volatile long sink;
+
+typedef void (*floors_kernel_t)(long iters);
+
+typedef struct {
+    const char *name;
+    int procs;
+    floors_kernel_t kernel; /* run by process 0, which times it */
+    void (*partner)(void);  /* process 1's side, when procs is 2; returns on STOP */
+} floors_case_t;
+
+static void k_store_fence(long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        atomic_store_explicit(&page->word.v, i, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+    }
+}
+
+/* Each load's address depends on the previous load's value (chase stays 0), so the loop measures
+ * load latency, not the throughput of independent loads. */
+static void k_cached_load(long iters)
+{
+    long x = 0;
+
+    for (long i = 0; i < iters; i++)
+        x = atomic_load_explicit(&(&page->chase.v)[x], memory_order_relaxed);
+    sink = x;
+}
+
+/* The signal fence keeps the compiler from merging passes that store the same values. */
+static void k_sum_1m(long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        for (size_t j = 0; j < SUM_LONGS; j++)
+            sum_c[j] = sum_a[j] + sum_b[j];
+        atomic_signal_fence(memory_order_seq_cst);
+    }
+    sink = sum_c[(size_t)iters % SUM_LONGS];
+}
+
+/* Raises flag[me] to round n and waits until the other flag reaches it; 0 on STOP. */
+static int flag_barrier(int me, long n)
+{
+    long v;
+
+    atomic_store_explicit(&page->flag[me].v, n, memory_order_release);
+    while ((v = atomic_load_explicit(&page->flag[!me].v, memory_order_acquire)) < n && v != STOP)
+        ;
+    return v != STOP;
+}
+
+static void k_flag_barrier(long iters)
+{
+    for (long i = 0; i < iters; i++)
+        flag_barrier(0, ++rounds);
+}
+
+static void partner_barrier(void)
+{
+    while (flag_barrier(1, ++rounds))
+        ;
+}
+
+/* Sends round n into the other's half: the data, then the flag that publishes it. */
+static void pong_send(int to, long n)
+{
+    atomic_store_explicit(&page->half[to].data.v, n, memory_order_relaxed);
+    atomic_store_explicit(&page->half[to].flag.v, n, memory_order_release);
+}
+
+/* Waits for round n in my half and reads its data; 0 on STOP. */
+static int pong_wait(int me, long n)
+{
+    long v;
+
+    while ((v = atomic_load_explicit(&page->half[me].flag.v, memory_order_acquire)) < n &&
+           v != STOP)
+        ;
+    sink = atomic_load_explicit(&page->half[me].data.v, memory_order_relaxed);
+    return v != STOP;
+}
+
+static void k_pingpong(long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        long n = ++rounds;
+        pong_send(1, n);
+        pong_wait(0, n);
+    }
+}
+
+static void partner_pingpong(void)
+{
+    for (long n = ++rounds; pong_wait(1, n); n = ++rounds)
+        pong_send(0, n);
+}
+
+static const floors_case_t floors[] = {
+    {"store_fence", 1, k_store_fence, NULL},
+    {"cached_load", 1, k_cached_load, NULL},
+    {"sum_1m", 1, k_sum_1m, NULL},
+    {"flag_barrier", 2, k_flag_barrier, partner_barrier},
+    {"flag_pingpong", 2, k_pingpong, partner_pingpong},
+};
+#define NFLOORS (sizeof(floors) / sizeof(floors[0]))
+
+static double now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double time_kernel(floors_kernel_t k, long iters)
+{
+    double t0 = now_ns();
+
+    k(iters);
+    return now_ns() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* As bench.c plans a case: one trial that pays first-use costs (the partner's start), trials of
+ * growing length until one lasts a quarter of TRIAL_NS, the length scaled from it to TRIAL_NS,
+ * then warm-up trials, growing again while they end short (the scheduler may have stretched
+ * the trial the length was scaled from), then TRIALS timed trials. */
+static void measure(const floors_case_t *f)
+{
+    long iters = 1;
+    double ns[TRIALS], t;
+
+    time_kernel(f->kernel, iters);
+    while ((t = time_kernel(f->kernel, iters)) < TRIAL_NS / 4)
+        iters *= 4;
+    iters = (long)(iters * (TRIAL_NS / t)) + 1;
+    if (iters < MIN_ITERS)
+        iters = MIN_ITERS;
+    while (time_kernel(f->kernel, iters) < TRIAL_NS / 4)
+        iters *= 4;
+    for (int k = 0; k < TRIALS; k++)
+        ns[k] = time_kernel(f->kernel, iters) / iters;
+    qsort(ns, TRIALS, sizeof(ns[0]), cmp_double);
+    printf("case=%s pes=%d value=%.4g unit=ns stat=median trials=%d iters=%ld best=%.4g "
+           "worst=%.4g\n",
+           f->name, f->procs, ns[TRIALS / 2], TRIALS, iters, ns[0], ns[TRIALS - 1]);
+    fflush(stdout);
+}
+
+static cpu_set_t allowed; /* the CPUs this program was started on */
+
+/* Pins the calling process to the index-th CPU of allowed, when there is one; the floor is the
+ * best case, two processes on two cores that nothing else takes. */
+static void pin(int index)
+{
+    cpu_set_t one;
+
+    for (int cpu = 0, seen = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &allowed) || seen++ != index)
+            continue;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        sched_setaffinity(0, sizeof(one), &one);
+        return;
+    }
+}
+
+/* A two-process floor from a clean page: the partner runs until process 0 raises STOP in every
+ * word a partner may be waiting on. */
+static int run_pair(const floors_case_t *f)
+{
+    pid_t child;
+
+    memset(page, 0, sizeof(*page));
+    rounds = 0;
+    child = fork();
+    if (child < 0) {
+        perror("floors: fork");
+        return -1;
+    }
+    if (child == 0) {
+        pin(1);
+        f->partner();
+        _exit(0);
+    }
+    measure(f);
+    atomic_store_explicit(&page->flag[0].v, STOP, memory_order_release);
+    atomic_store_explicit(&page->half[1].flag.v, STOP, memory_order_release);
+    if (waitpid(child, NULL, 0) != child) {
+        kill(child, SIGKILL);
+        return -1;
+    }
+    return 0;
+}
+
+int main(void)
+{
+    int rc = 0;
+
+    page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) {
+        perror("floors: mmap");
+        return 1;
+    }
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+        CPU_ZERO(&allowed);
+    pin(0);
+    for (size_t j = 0; j < SUM_LONGS; j++) {
+        sum_a[j] = (long)j;
+        sum_b[j] = 2 * (long)j;
+    }
+    for (size_t i = 0; i < NFLOORS; i++) {
+        if (floors[i].procs == 1)
+            measure(&floors[i]);
+        else if (run_pair(&floors[i]) != 0)
+            rc = 1;
+    }
+    return rc;
+}
