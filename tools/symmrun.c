@@ -652,11 +652,17 @@ static void pe_exited(int rank, const siginfo_t *si)
         return;
     if (p->status > job.worst)
         job.worst = p->status;
-    /* After FINALIZE nobody can wait for this PE any more, so its exit stops nothing. */
-    if (!p->finalized && (p->hello || p->status))
+    /* After FINALIZE nobody can wait for this PE any more, so its exit stops nothing; a
+     * failure is still reported. */
+    if (!p->finalized && (p->hello || p->status)) {
         stop_for_status(rank);
-    else
-        round_check();
+        return;
+    }
+    if (p->status)
+        fprintf(stderr, "symmrun: pe %d (pid %d) %s %d after shmem_finalize\n", rank,
+                (int)p->pid, p->status > 128 ? "was killed by signal" : "exited with status",
+                p->status > 128 ? p->status - 128 : p->status);
+    round_check();
 }
 
 static void reap(void)

@@ -95,10 +95,10 @@ symm_status_t symm_alloc_get(symm_alloc_t *a, size_t size, size_t alignment, siz
 {
     size_t len;
 
-    if (alignment < SYMM_ALLOC_MIN_ALIGN)
-        alignment = SYMM_ALLOC_MIN_ALIGN;
     if (size == 0 || (alignment & (alignment - 1)) || size > a->size)
         return SYMM_ERR_INVALID;
+    if (alignment < SYMM_ALLOC_MIN_ALIGN)
+        alignment = SYMM_ALLOC_MIN_ALIGN;
     len = round_up(size, SYMM_ALLOC_MIN_ALIGN);
     for (size_t i = 0; i < a->nseg; i++) {
         symm_seg_t *s = &a->seg[i];

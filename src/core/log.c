@@ -22,7 +22,10 @@ static int prefix(char *buf, size_t len)
     if (symm_g.n_pes > 0)
         return snprintf(buf, len, "symm: [pe %d %s %d] ", symm_g.my_pe, symm_g.host,
                         (int)getpid());
-    return snprintf(buf, len, "symm: [pe %s %d] ", rank ? rank : "0", (int)getpid());
+    char host[64] = "";
+
+    gethostname(host, sizeof(host) - 1);
+    return snprintf(buf, len, "symm: [pe %s %s %d] ", rank ? rank : "0", host, (int)getpid());
 }
 
 static void emit(const char *fmt, va_list ap, char *msg, size_t len)
