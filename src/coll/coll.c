@@ -327,14 +327,18 @@ static void reduce_large(coll_t *c, void *dest, const void *source, size_t nelem
     lo = chunk * me < nelems ? chunk * me : nelems;
     hi = lo + chunk < nelems ? lo + chunk : nelems;
     if (hi > lo) {
-        tmp = malloc((hi - lo) * es);
+        /* In place, this PE's own source slice is read after the first one is copied: combine
+         * in a private buffer then. */
+        tmp = dest != source ? (char *)dest + lo * es : malloc((hi - lo) * es);
         if (!tmp)
             symm_fatal("%s: out of memory for %zu bytes", c->call, (hi - lo) * es);
         memcpy(tmp, remote(c, source, nelems * es, 0) + lo * es, (hi - lo) * es);
         for (int i = 1; i < n; i++)
             fn(tmp, remote(c, source, nelems * es, i) + lo * es, hi - lo);
-        memcpy((char *)dest + lo * es, tmp, (hi - lo) * es);
-        free(tmp);
+        if (dest == source) {
+            memcpy((char *)dest + lo * es, tmp, (hi - lo) * es);
+            free(tmp);
+        }
     }
     post(c, WORD(c, me, sliced));
     for (int k = 1; k < n; k++) {
