@@ -7,6 +7,7 @@
 #define SHMEMX_H
 
 #include <shmem.h>
+#include <shmemx_gpu.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,6 +17,9 @@ extern "C" {
  * NULL when pe cannot be reached by load/store. A block's offset, addr - shmemx_heap_base(me),
  * is the same on every PE. */
 void *shmemx_heap_base(int pe);
+
+/* shmem_malloc_with_hints: the block lives in the device heap (GPU memory of every PE). */
+#define SHMEMX_MALLOC_DEVICE (1L << 16)
 
 /* Bytes each PE may allocate from its symmetric heap (SHMEM_SYMMETRIC_SIZE). */
 size_t shmemx_heap_size(void);

@@ -24,8 +24,8 @@ SYMM_INLINE size_t span(const char *call, size_t nelems, size_t size)
     return n;
 }
 
-SYMM_INLINE void put_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
-                            size_t nelems, size_t size, int pe)
+SYMM_INLINE void put_any(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                         size_t nelems, size_t size, int pe, int nbi)
 {
     size_t n;
 
@@ -40,12 +40,24 @@ SYMM_INLINE void put_body(shmem_ctx_t ctx, const char *call, void *dest, const v
         memcpy(p, source, n);
         symm_wake_hint(pe, p, n);
     } else {
-        symm_rma_slow(call, dest, source, n, pe, 1);
+        symm_rma_slow(call, dest, source, n, pe, nbi ? SYMM_PUT_NBI : SYMM_PUT);
     }
 }
 
-SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
-                            size_t nelems, size_t size, int pe)
+SYMM_INLINE void put_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                          size_t nelems, size_t size, int pe)
+{
+    put_any(ctx, call, dest, source, nelems, size, pe, 0);
+}
+
+SYMM_INLINE void put_nbi_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                              size_t nelems, size_t size, int pe)
+{
+    put_any(ctx, call, dest, source, nelems, size, pe, 1);
+}
+
+SYMM_INLINE void get_any(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                         size_t nelems, size_t size, int pe, int nbi)
 {
     size_t n;
 
@@ -59,7 +71,19 @@ SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const v
     if (SYMM_LIKELY(p != NULL))
         memcpy(dest, p, n);
     else
-        symm_rma_slow(call, dest, source, n, pe, 0);
+        symm_rma_slow(call, dest, source, n, pe, nbi ? SYMM_GET_NBI : SYMM_GET);
+}
+
+SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                          size_t nelems, size_t size, int pe)
+{
+    get_any(ctx, call, dest, source, nelems, size, pe, 0);
+}
+
+SYMM_INLINE void get_nbi_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                              size_t nelems, size_t size, int pe)
+{
+    get_any(ctx, call, dest, source, nelems, size, pe, 1);
 }
 
 /* Strided transfers; strides count elements. The symmetric side's whole extent is translated
@@ -80,7 +104,7 @@ SYMM_INLINE void strided(const char *call, void *dest, const void *source, ptrdi
         char *d = (char *)dest + i * dst * size;
         const char *s = (const char *)source + i * sst * size;
         if (!p)
-            symm_rma_slow(call, d, s, size, pe, put);
+            symm_rma_slow(call, d, s, size, pe, put ? SYMM_PUT : SYMM_GET);
         else if (put)
             memcpy(p + i * dst * size, s, size);
         else
@@ -120,9 +144,9 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
          (dest, source, nelems, SIZE, pe))                                                      \
     PAIR(NAME##get, (T * dest, const T *source, size_t nelems, int pe), get_body,               \
          (dest, source, nelems, SIZE, pe))                                                      \
-    PAIR(NAME##put_nbi, (T * dest, const T *source, size_t nelems, int pe), put_body,           \
+    PAIR(NAME##put_nbi, (T * dest, const T *source, size_t nelems, int pe), put_nbi_body,       \
          (dest, source, nelems, SIZE, pe))                                                      \
-    PAIR(NAME##get_nbi, (T * dest, const T *source, size_t nelems, int pe), get_body,           \
+    PAIR(NAME##get_nbi, (T * dest, const T *source, size_t nelems, int pe), get_nbi_body,       \
          (dest, source, nelems, SIZE, pe))
 
 #define STRIDED(NAME, T, SIZE)                                                                   \
@@ -141,7 +165,7 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
             *q_ = value;                                                                        \
             symm_wake_hint(pe, q_, sizeof(T));                                                  \
         } else {                                                                                \
-            symm_rma_slow(CALL, dest, &value, sizeof(T), pe, 1);                                \
+            symm_rma_slow(CALL, dest, &value, sizeof(T), pe, SYMM_PUT);                         \
         }                                                                                       \
     } while (0)
 #define SINGLE_GET(CALL, T, source, pe)                                                          \
@@ -150,7 +174,7 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
         if (SYMM_LIKELY(q_ != NULL))                                                            \
             return *q_;                                                                         \
         T v_;                                                                                   \
-        symm_rma_slow(CALL, &v_, source, sizeof(T), pe, 0);                                     \
+        symm_rma_slow(CALL, &v_, source, sizeof(T), pe, SYMM_GET);                              \
         return v_;                                                                              \
     } while (0)
 
@@ -187,9 +211,9 @@ SYMM_TYPES(TYPED, _)
          (dest, source, nelems, BITS / 8, pe))                                                  \
     PAIR(get##BITS, (void *dest, const void *source, size_t nelems, int pe), get_body,          \
          (dest, source, nelems, BITS / 8, pe))                                                  \
-    PAIR(put##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), put_body,    \
+    PAIR(put##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), put_nbi_body,\
          (dest, source, nelems, BITS / 8, pe))                                                  \
-    PAIR(get##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), get_body,    \
+    PAIR(get##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), get_nbi_body,\
          (dest, source, nelems, BITS / 8, pe))                                                  \
     PAIR(iput##BITS,                                                                            \
          (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
@@ -203,9 +227,9 @@ PAIR(putmem, (void *dest, const void *source, size_t nbytes, int pe), put_body,
      (dest, source, nbytes, 1, pe))
 PAIR(getmem, (void *dest, const void *source, size_t nbytes, int pe), get_body,
      (dest, source, nbytes, 1, pe))
-PAIR(putmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), put_body,
+PAIR(putmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), put_nbi_body,
      (dest, source, nbytes, 1, pe))
-PAIR(getmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), get_body,
+PAIR(getmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), get_nbi_body,
      (dest, source, nbytes, 1, pe))
 
 /* ---- Put with signal ----------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "gpu/gpu.h"
 #include "shmemx.h"
 
 
@@ -72,16 +73,22 @@ SYMM_EXPORT int shmem_pe_accessible(int pe)
 SYMM_EXPORT int shmem_addr_accessible(const void *addr, int pe)
 {
     symm_check_init("shmem_addr_accessible");
-    return shmem_pe_accessible(pe) && symm_xlate(addr, 1, pe) != NULL;
+    return shmem_pe_accessible(pe) &&
+           (symm_xlate(addr, 1, pe) != NULL || symm_gpu_ptr(addr, pe) != NULL);
 }
 
 SYMM_EXPORT void *shmem_ptr(const void *dest, int pe)
 {
+    void *p;
+
     symm_check_init("shmem_ptr");
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("shmem_ptr(dest=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)",
                    dest, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    return symm_g.reach[pe] ? symm_xlate(dest, 1, pe) : NULL;
+    if (!symm_g.reach[pe])
+        return NULL;
+    p = symm_xlate(dest, 1, pe);
+    return p ? p : symm_gpu_ptr(dest, pe);
 }
 
 SYMM_EXPORT void shmem_info_get_version(int *major, int *minor)
@@ -143,11 +150,13 @@ SYMM_EXPORT void *shmem_align(size_t alignment, size_t size)
 
 SYMM_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+    long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE | SHMEMX_MALLOC_DEVICE;
 
     if (hints & ~known)
         symm_fatal("shmem_malloc_with_hints(size=%zu, hints=%#lx): unknown hint bits %#lx", size,
                    hints, hints & ~known);
+    if (hints & SHMEMX_MALLOC_DEVICE)
+        return symm_gpu_malloc("shmem_malloc_with_hints", size, 0);
     return symm_heap_malloc("shmem_malloc_with_hints", size, 0);
 }
 
@@ -187,6 +196,8 @@ SYMM_EXPORT void shfree(void *ptr)
 static inline void quiet(void)
 {
     symm_full_fence();
+    if (SYMM_UNLIKELY(symm_g.gpu_queued))
+        symm_gpu_quiet();
 }
 
 SYMM_EXPORT void shmem_quiet(void)
@@ -216,6 +227,8 @@ SYMM_EXPORT void shmem_ctx_fence(shmem_ctx_t ctx)
 SYMM_EXPORT void shmem_barrier_all(void)
 {
     symm_check_init("shmem_barrier_all");
+    if (SYMM_UNLIKELY(symm_g.gpu_queued))
+        symm_gpu_quiet();
     symm_barrier_world();
 }
 

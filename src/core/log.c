@@ -96,8 +96,9 @@ static void check_pe(const char *call, const void *addr, int pe)
                    addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
 }
 
-void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int put)
+void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int kind)
 {
+    int put = kind & SYMM_PUT;
     const void *sym = put ? dest : src;
     char *p;
 
@@ -112,7 +113,7 @@ void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int 
         }
         return;
     }
-    if (symm_gpu_rma(dest, src, n, pe, put) == SYMM_OK)
+    if ((kind & SYMM_GET_NBI ? symm_gpu_rma_nbi : symm_gpu_rma)(dest, src, n, pe, put) == SYMM_OK)
         return;
     symm_xlate_slow(call, sym, n, pe); /* reports what is wrong */
 }

@@ -200,6 +200,7 @@ typedef struct symm_state {
 
     uint64_t slots_used;       /* team slots this PE has in use */
     uint32_t epoch_hwm;        /* highest barrier or collective epoch this PE has used */
+    int gpu_queued;            /* host copies to device heaps wait for the next quiet */
     long spin_ns;              /* how long a wait spins before yielding */
     int yields;
 } symm_state_t;
@@ -287,8 +288,10 @@ SYMM_INLINE char *symm_xlate_checked(const char *call, const void *addr, size_t 
     return SYMM_LIKELY(p != NULL) ? p : symm_xlate_slow(call, addr, len, pe);
 }
 /* The RMA copies that the fast path does not serve: globals, device heaps, bad arguments.
- * put: dest is symmetric on pe; get: src is. */
-void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int put);
+ * A put's dest is symmetric on pe, a get's src; the _nbi kinds may leave a device copy queued
+ * until the next quiet. */
+enum { SYMM_GET = 0, SYMM_PUT = 1, SYMM_GET_NBI = 2, SYMM_PUT_NBI = 3 };
+void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int kind);
 
 /* ---- Start and end (init.c) ------------------------------------------------------------ */
 void symm_init(const char *call, int requested);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * What the core asks of the GPU part. Built without CUDA (or run where no GPU is asked for),
- * gpu_none.c answers: nothing to set up, no address is in a device heap.
+ * What the core asks of the GPU part (gpu.c, stream.c). Built without CUDA, gpu_none.c
+ * answers: nothing to set up, no address is in a device heap. Every hook is cheap and does
+ * nothing until the GPU part has started, so the core may call them unconditionally.
  */
 #ifndef SYMM_GPU_H
 #define SYMM_GPU_H
@@ -20,5 +21,22 @@ void symm_gpu_fini(void);
  * (symmetric, in the device heap), get copies src (symmetric) to dest (local). Returns
  * SYMM_ERR_INVALID when the symmetric side is not in the device heap. */
 symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put);
+/* As symm_gpu_rma for the _nbi routines: may return once the copy is queued (the source may
+ * be reused, as the copy engine has taken a pageable source or the device copy is ordered
+ * before any later copy); the copy is complete after the next symm_gpu_quiet. */
+symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put);
+/* Completes every copy symm_gpu_rma_nbi queued: for shmem_quiet, shmem_ctx_quiet, shmem_fence
+ * and the barriers that include a quiet. Cheap when nothing is queued. */
+void symm_gpu_quiet(void);
+/* A collective allocation in the device heap (shmem_malloc_with_hints with a device hint);
+ * starts the GPU part if needed; fatal where the build has no GPU part. */
+void *symm_gpu_malloc(const char *call, size_t size, size_t align);
+/* Ends the job when a kernel of this PE failed (a device check or a fault); for long host
+ * waits (barriers, wait_until) to call now and then, so that no PE waits for a dead GPU.
+ * A few microseconds; nothing when the GPU part has not started. */
+void symm_gpu_poll(const char *call);
+/* The address, in this process, of addr on pe when addr lies in the device heap, else NULL
+ * (for shmem_ptr and shmem_addr_accessible; pe must be in range). */
+void *symm_gpu_ptr(const void *addr, int pe);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /* The GPU hooks of a build without CUDA: no device heap exists. */
+#include "core/state.h"
 #include "gpu/gpu.h"
 
 symm_status_t symm_gpu_init(void)
@@ -15,4 +16,28 @@ void symm_gpu_fini(void)
 symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put)
 {
     return SYMM_ERR_INVALID;
+}
+
+void *symm_gpu_ptr(const void *addr, int pe)
+{
+    return NULL;
+}
+
+symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put)
+{
+    return SYMM_ERR_INVALID;
+}
+
+void symm_gpu_quiet(void)
+{
+}
+
+void *symm_gpu_malloc(const char *call, size_t size, size_t align)
+{
+    symm_fatal("%s(size=%zu): this symm was built without CUDA: there is no device heap", call,
+               size);
+}
+
+void symm_gpu_poll(const char *call)
+{
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "gpu/gpu.h"
 
 #define SLEEP_NS 2000000L
 
@@ -163,6 +164,8 @@ void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p
         if (!ready(arg))
             symm_wait_sleep(&me->doorbell.v, bell);
         atomic_fetch_sub_explicit(&me->sleepers.v, 1, memory_order_seq_cst);
+        /* A wait must not outlive a faulted kernel of this PE. */
+        symm_gpu_poll("a wait");
     }
 }
 

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * symm GPU extensions, host side: the device heap, operations enqueued on a CUDA stream, and
+ * the collective launch. Plain C11 (a stream is a `struct CUstream_st *`, which is what
+ * cudaStream_t and CUstream are), so a C program without CUDA headers can include it.
+ * The device API (kernels) is symm/device.cuh.
+ *
+ * The GPU part. Every PE drives one GPU: by default the one whose index among the visible
+ * GPUs (CUDA_VISIBLE_DEVICES) is the PE's rank on its node; SYMM_GPU_DEVICE overrides it
+ * (one index for every PE, or a comma-separated list indexed by node rank). SYMM_GPU picks
+ * when the part starts: `auto` (default) at shmem_init if the program contains code compiled
+ * against symm/device.cuh, else at the first call below that needs it (a CPU-only program
+ * never creates a CUDA context); `1` at shmem_init, failing there without a GPU for every PE;
+ * `0` never (these calls then fail). Starting is collective, as are the calls that may start
+ * it (allocation, collectives); a call that needs a started GPU part and cannot start it
+ * (put_on_stream before any device allocation) is an error.
+ *
+ * The device heap. shmemx_malloc_device and friends are the collective allocation calls of
+ * shmem.h on a second symmetric heap, in GPU memory: same order and same arguments on every
+ * PE, a barrier inside, NULL on every PE when one PE cannot back the block (with a message
+ * naming that PE). SYMM_DEVICE_HEAP_SIZE (default 64G) is the most each PE may allocate; it
+ * only reserves addresses: GPU memory is taken in 2 MiB granules as allocations need it and
+ * is not given back before shmem_finalize. Every host RMA routine of shmem.h accepts
+ * device-heap addresses (a blocking copy through the GPU), and shmem_ptr returns the address a
+ * kernel on this PE uses to reach a peer's block.
+ *
+ * Stream operations (_on_stream): enqueued on `stream` and performed in its order, without
+ * the host waiting; a stream of NULL is the legacy default stream. The calls that are
+ * collective on the host (barrier, collectives) must be enqueued by every PE in the same
+ * order; their results are ready when the stream reaches the following work. quiet_on_stream
+ * completes the stream's earlier puts: every put a kernel or copy earlier on the stream made
+ * is complete when that work finishes, so it enqueues nothing. Collectives run on the world
+ * team (SHMEM_TEAM_WORLD, or SHMEM_TEAM_SHARED when every PE shares this node) so far.
+ */
+#ifndef SHMEMX_GPU_H
+#define SHMEMX_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <shmem.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct CUstream_st;
+
+/* ---- Device heap ----------------------------------------------------------------------------
+ * Collective. shmemx_align_device: alignment a power of two. shmemx_free_device waits until
+ * this PE's GPU has finished its work (the block may be in use by a kernel), then runs a
+ * barrier before the block is reused. */
+void *shmemx_malloc_device(size_t size);
+void *shmemx_calloc_device(size_t count, size_t size);
+void *shmemx_align_device(size_t alignment, size_t size);
+void shmemx_free_device(void *ptr);
+/* Where pe's device heap starts in this process's device window (NULL before the GPU part
+ * starts), and the bytes each PE may allocate. */
+void *shmemx_device_heap_base(int pe);
+size_t shmemx_device_heap_size(void);
+/* The CUDA device index (among the visible devices) of this PE's GPU, or -1 when the GPU part
+ * has not started. A host thread of the program that launches kernels uses this device. */
+int shmemx_gpu_device(void);
+
+/* ---- Stream operations --------------------------------------------------------------------- */
+void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                             struct CUstream_st *stream);
+void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                             struct CUstream_st *stream);
+void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                    struct CUstream_st *stream);
+void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                struct CUstream_st *stream);
+void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                        struct CUstream_st *stream);
+void shmemx_quiet_on_stream(struct CUstream_st *stream);
+void shmemx_barrier_all_on_stream(struct CUstream_st *stream);
+void shmemx_sync_all_on_stream(struct CUstream_st *stream);
+
+/* Collectives on stream: as shmem_alltoallmem, shmem_fcollectmem, shmem_broadcastmem and the
+ * typed reductions of shmem.h (nelems in bytes for the mem forms); source and dest in the
+ * device heap; return 0. */
+int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems, struct CUstream_st *stream);
+int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems, struct CUstream_st *stream);
+int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                  size_t nelems, int PE_root, struct CUstream_st *stream);
+
+#define SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, OP)                                                 \
+    int shmemx_##NAME##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *source,   \
+                                                size_t nreduce, struct CUstream_st *stream);
+/* Every row of the type table but long double, for the operators its columns allow. */
+#define SYMMX_GPU_SECOND(a, b, ...) b
+#define SYMMX_GPU_PROBE(x) SYMMX_GPU_SECOND(x, SYMM_IF_1, ~)
+#define SYMMX_GPU_NO_longdouble ~, SYMM_IF_0
+#define SYMMX_GPU_IF_TYPE(NAME) SYMMX_GPU_PROBE(SYMMX_GPU_NO_##NAME)
+#define SYMMX_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
+    SYMMX_GPU_IF_TYPE(NAME)(                                                                    \
+        SYMM_IF_##SUMPROD(SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, sum)                             \
+                              SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, prod))                       \
+            SYMM_IF_##MINMAX(SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, min)                          \
+                                 SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, max))                     \
+                SYMM_IF_##BITRED(SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, and)                      \
+                                     SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, or)                   \
+                                         SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, xor)))
+SYMM_TYPES(SYMMX_DECL_REDUCE_ROW, _)
+
+/* ---- For symm/device.cuh and the inline code below ------------------------------------------
+ * register_module: a module's function that writes its copy of the device state; the library
+ * calls it at GPU start (at once if already started). fail: ends the job with the house error
+ * line "symm: [pe N host pid] call: what". */
+int shmemx_gpu_register_module(const char *(*set_state)(const void *state, size_t len), int abi);
+void shmemx_gpu_fail(const char *call, const char *what)
+#if defined(__GNUC__)
+    __attribute__((noreturn))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- Collective launch (CUDA C++ only) -------------------------------------------------------
+ * Launches a kernel whose blocks may wait on one another or on other PEs: all blocks resident
+ * at once (a cooperative launch), or a fatal error naming the most blocks that fit. */
+#if defined(__CUDACC__) && defined(__cplusplus)
+#include <stdio.h>
+
+static inline int shmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
+                                           size_t shared_mem, cudaStream_t stream)
+{
+    int dev = shmemx_gpu_device(), sms = 0, per_sm = 0;
+    unsigned long long want = (unsigned long long)grid.x * grid.y * grid.z;
+    char why[160];
+
+    if (dev < 0)
+        shmemx_gpu_fail("shmemx_collective_launch", "the GPU part has not started (no device "
+                                                    "allocation or GPU start yet)");
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func,
+                                                      (int)(block.x * block.y * block.z),
+                                                      shared_mem) != cudaSuccess)
+        shmemx_gpu_fail("shmemx_collective_launch", "cannot query the kernel's occupancy");
+    if (want > (unsigned long long)per_sm * sms) {
+        snprintf(why, sizeof(why), "%llu blocks cannot all be resident (at most %d of this "
+                 "kernel fit: %d per multiprocessor, %d multiprocessors)", want, per_sm * sms,
+                 per_sm, sms);
+        shmemx_gpu_fail("shmemx_collective_launch", why);
+    }
+    return (int)cudaLaunchCooperativeKernel(func, grid, block, args, shared_mem, stream);
+}
+#endif
+
+#endif

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * symm device API: OpenSHMEM from CUDA kernels, header-only.
+ *
+ * Include this header (it includes shmem.h and shmemx_gpu.h) in every .cu file whose kernels
+ * call the API. Nothing else is needed: no -rdc, no device library to link. The library
+ * fills this file's copy of the device state when the GPU part starts (at shmem_init when the
+ * program contains a file that includes this header, SYMM_GPU=auto), so kernels may call the
+ * API once shmem_init has returned.
+ *
+ * Names. A kernel calls the host names: shmem_int_p, shmem_putmem, shmem_barrier_all, ...
+ * In the device compilation pass (__CUDA_ARCH__ defined) this header defines each of them as
+ * an inline function of the same name and C linkage; the host pass sees only the library's
+ * declarations, so host code in the same file still calls the library. Group forms are named
+ * shmemx_NAME_warp and shmemx_NAME_block: every thread of the warp or block calls them with
+ * the same arguments, and the call is over for all of them when it returns. Collectives
+ * exist at block scope. long double has no device forms; neither have the ctx forms.
+ *
+ * Where each family may be called and what completes it:
+ *  - put, get, p, g, iput, iget, putmem, ... (thread, _warp, _block): blocking put returns
+ *    when the source may be reused, get when the data is in dest; _nbi forms complete at
+ *    shmem_quiet. Puts are delivered (visible to the target) at shmem_quiet or shmem_fence
+ *    (ordering), or by a following signal or barrier, which include that ordering.
+ *  - put_signal (thread, _warp, _block): data first, then the signal update (SHMEM_SIGNAL_SET
+ *    or SHMEM_SIGNAL_ADD) with release order: a PE that sees the signal sees the data.
+ *    signal_wait_until and wait_until/test (thread): acquire order on success.
+ *  - atomics (thread): relaxed, atomic with respect to every atomic of any PE on the object.
+ *  - shmem_fence, shmem_quiet (thread): order / complete the calling thread's puts and atomics.
+ *  - shmem_barrier_all, shmem_sync_all (thread, _warp, _block): one thread, warp or block per
+ *    PE; barrier_all also completes the group's puts. A kernel whose blocks wait on each other
+ *    or on other PEs needs all blocks resident: start it with shmemx_collective_launch.
+ *  - shmemx_alltoallmem_block, _fcollectmem_block, _broadcastmem_block and
+ *    shmemx_TYPE_OP_reduce_block (OP: sum, prod, min, max, and, or, xor as the type table
+ *    allows): one block per PE, every PE in the same order; SHMEM_TEAM_WORLD only so far.
+ *    They return 0.
+ *
+ * Checks: compiled with -DSYMM_DEVICE_DEBUG (or -G), every call checks its PE, its address
+ * (inside the device heap) and its arguments; a failed check records what went wrong and
+ * traps, and the host library reports it in the job's error format and ends the job.
+ */
+#ifndef SYMM_DEVICE_CUH
+#define SYMM_DEVICE_CUH
+
+#ifndef __CUDACC__
+#error "symm/device.cuh is CUDA code: compile this file with nvcc"
+#endif
+
+#include <shmem.h>
+#include <shmemx_gpu.h>
+
+#include "symm/impl/amo.cuh"
+#include "symm/impl/coll.cuh"
+
+/* The team handles are host addresses: in device code they are read from the device state. */
+#ifdef __CUDA_ARCH__
+#undef SHMEM_TEAM_WORLD
+#undef SHMEM_TEAM_SHARED
+#define SHMEM_TEAM_WORLD ((shmem_team_t)symm_dev_c.team_world)
+#define SHMEM_TEAM_SHARED ((shmem_team_t)symm_dev_c.team_shared)
+#endif
+
+/* ---- This file's state: registered with the library at start-up --------------------------- */
+#ifndef SYMM_DEV_LIBRARY
+static const char *symm_dev_set_state(const void *state, size_t len)
+{
+    cudaError_t err = cudaMemcpyToSymbol(symm_dev_c, state, len);
+
+    return err == cudaSuccess ? NULL : cudaGetErrorString(err);
+}
+static int symm_dev_registered __attribute__((used)) =
+    shmemx_gpu_register_module(symm_dev_set_state, SYMM_DEV_ABI);
+#endif
+
+/* Rows of the type table without device forms: long double. */
+#define SYMM_DEV_SECOND(a, b, ...) b
+#define SYMM_DEV_PROBE(x) SYMM_DEV_SECOND(x, SYMM_IF_1, ~)
+#define SYMM_DEV_NO_longdouble ~, SYMM_IF_0
+#define SYMM_DEV_IF_TYPE(NAME) SYMM_DEV_PROBE(SYMM_DEV_NO_##NAME)
+
+#define SYMM_DEVX static __device__ __forceinline__
+
+/* ---- Group forms (device-only names) -------------------------------------------------------
+ * For every RMA type, the sized forms and mem: shmemx_PUT_warp, _block, shmemx_GET_warp,
+ * _block, the _nbi forms and shmemx_PUT_signal[_nbi]_warp, _block, where PUT is int_put,
+ * put32 or putmem (GET likewise). */
+#define SYMM_DEVX_GROUP(PUT, GET, DT, ST, SIZE, WHO, S)                                          \
+    SYMM_DEVX void shmemx_##PUT##_##WHO(DT *dest, const ST *source, size_t nelems, int pe)      \
+    {                                                                                           \
+        symm_dev_put<S, false>("shmemx_" #PUT "_" #WHO, dest, source, nelems * (SIZE), pe);     \
+    }                                                                                           \
+    SYMM_DEVX void shmemx_##GET##_##WHO(DT *dest, const ST *source, size_t nelems, int pe)      \
+    {                                                                                           \
+        symm_dev_get<S>("shmemx_" #GET "_" #WHO, dest, source, nelems * (SIZE), pe);            \
+    }                                                                                           \
+    SYMM_DEVX void shmemx_##PUT##_nbi_##WHO(DT *dest, const ST *source, size_t nelems, int pe)  \
+    {                                                                                           \
+        symm_dev_put<S, true>("shmemx_" #PUT "_nbi_" #WHO, dest, source, nelems * (SIZE), pe);  \
+    }                                                                                           \
+    SYMM_DEVX void shmemx_##GET##_nbi_##WHO(DT *dest, const ST *source, size_t nelems, int pe)  \
+    {                                                                                           \
+        symm_dev_get<S>("shmemx_" #GET "_nbi_" #WHO, dest, source, nelems * (SIZE), pe);        \
+    }                                                                                           \
+    SYMM_DEVX void shmemx_##PUT##_signal_##WHO(DT *dest, const ST *source, size_t nelems,       \
+                                               uint64_t *sig_addr, uint64_t signal, int sig_op, \
+                                               int pe)                                          \
+    {                                                                                           \
+        symm_dev_put_signal<S, false>("shmemx_" #PUT "_signal_" #WHO, dest, source,             \
+                                      nelems * (SIZE), (unsigned long long *)sig_addr, signal,  \
+                                      sig_op, pe);                                              \
+    }                                                                                           \
+    SYMM_DEVX void shmemx_##PUT##_signal_nbi_##WHO(DT *dest, const ST *source, size_t nelems,   \
+                                                   uint64_t *sig_addr, uint64_t signal,         \
+                                                   int sig_op, int pe)                          \
+    {                                                                                           \
+        symm_dev_put_signal<S, true>("shmemx_" #PUT "_signal_nbi_" #WHO, dest, source,          \
+                                     nelems * (SIZE), (unsigned long long *)sig_addr, signal,   \
+                                     sig_op, pe);                                               \
+    }
+#define SYMM_DEVX_GROUPS(PUT, GET, DT, ST, SIZE)                                                 \
+    SYMM_DEVX_GROUP(PUT, GET, DT, ST, SIZE, warp, SYMM_WARP)                                    \
+    SYMM_DEVX_GROUP(PUT, GET, DT, ST, SIZE, block, SYMM_BLOCK)
+
+#define SYMM_DEVX_RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)   \
+    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(SYMM_DEVX_GROUPS(NAME##_put, NAME##_get, T, T, sizeof(T))))
+SYMM_TYPES(SYMM_DEVX_RMA_ROW, _)
+#define SYMM_DEVX_SIZED(BITS) SYMM_DEVX_GROUPS(put##BITS, get##BITS, void, void, BITS / 8)
+SYMM_SIZES(SYMM_DEVX_SIZED)
+SYMM_DEVX_GROUPS(putmem, getmem, void, void, 1)
+
+/* ---- Collectives and reductions (block scope, world team) ---------------------------------- */
+SYMM_DEVX int shmemx_alltoallmem_block(shmem_team_t team, void *dest, const void *source,
+                                       size_t nelems)
+{
+    symm_dev_check_team("shmemx_alltoallmem_block", team);
+    symm_dev_exchange<true>(dest, source, nelems, 0, 1);
+    return 0;
+}
+
+SYMM_DEVX int shmemx_fcollectmem_block(shmem_team_t team, void *dest, const void *source,
+                                       size_t nelems)
+{
+    symm_dev_check_team("shmemx_fcollectmem_block", team);
+    symm_dev_exchange<false>(dest, source, nelems, 0, 1);
+    return 0;
+}
+
+SYMM_DEVX int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const void *source,
+                                        size_t nelems, int PE_root)
+{
+    symm_dev_check_team("shmemx_broadcastmem_block", team);
+#if SYMM_DEV_CHECKS
+    if ((unsigned)PE_root >= (unsigned)symm_dev_c.n_pes)
+        symm_dev_fail(SYMM_DEV_ERR_PE, "shmemx_broadcastmem_block", PE_root, dest, nelems);
+#endif
+    symm_dev_broadcast(dest, source, nelems, PE_root, 0, 1);
+    return 0;
+}
+
+#define SYMM_DEVX_REDUCE(NAME, T, OPNAME, OP)                                                    \
+    SYMM_DEVX int shmemx_##NAME##_##OPNAME##_reduce_block(shmem_team_t team, T *dest,           \
+                                                          const T *source, size_t nreduce)      \
+    {                                                                                           \
+        symm_dev_check_team("shmemx_" #NAME "_" #OPNAME "_reduce_block", team);                 \
+        symm_dev_reduce<OP, T>(dest, source, nreduce, 0, 1);                                    \
+        return 0;                                                                               \
+    }
+#define SYMM_DEVX_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
+    SYMM_DEV_IF_TYPE(NAME)(                                                                     \
+        SYMM_IF_##SUMPROD(SYMM_DEVX_REDUCE(NAME, T, sum, SYMM_OP_SUM)                           \
+                              SYMM_DEVX_REDUCE(NAME, T, prod, SYMM_OP_PROD))                    \
+            SYMM_IF_##MINMAX(SYMM_DEVX_REDUCE(NAME, T, min, SYMM_OP_MIN)                        \
+                                 SYMM_DEVX_REDUCE(NAME, T, max, SYMM_OP_MAX))                   \
+                SYMM_IF_##BITRED(SYMM_DEVX_REDUCE(NAME, T, and, SYMM_OP_AND)                    \
+                                     SYMM_DEVX_REDUCE(NAME, T, or, SYMM_OP_OR)                  \
+                                         SYMM_DEVX_REDUCE(NAME, T, xor, SYMM_OP_XOR)))
+SYMM_TYPES(SYMM_DEVX_REDUCE_ROW, _)
+
+/* ---- Barriers (warp and block) -------------------------------------------------------------- */
+SYMM_DEVX void shmemx_barrier_all_warp(void)
+{
+    symm_dev_barrier<SYMM_WARP>(true);
+}
+SYMM_DEVX void shmemx_barrier_all_block(void)
+{
+    symm_dev_barrier<SYMM_BLOCK>(true);
+}
+SYMM_DEVX void shmemx_sync_all_warp(void)
+{
+    symm_dev_barrier<SYMM_WARP>(false);
+}
+SYMM_DEVX void shmemx_sync_all_block(void)
+{
+    symm_dev_barrier<SYMM_BLOCK>(false);
+}
+
+/* ---- Host names: device bodies, device pass only ------------------------------------------- */
+#ifdef __CUDA_ARCH__
+#pragma nv_diag_suppress 20039
+#pragma nv_diag_suppress 20040
+#include "symm/impl/api.cuh"
+#pragma nv_diag_default 20039
+#pragma nv_diag_default 20040
+#endif
+
+#endif

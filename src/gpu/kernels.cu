@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The library's own kernels, behind the _on_stream calls: compiled by nvcc into a fat binary
+ * that libsymm carries and loads through the driver at GPU start. They run the device API's
+ * bodies (symm/impl), with this module's copy of the device state (symm_dev_c, a named
+ * constant the library fills). The host has checked every argument.
+ */
+#define SYMM_DEV_LIBRARY 1
+
+#include <shmem.h>
+
+#include "symm/impl/amo.cuh"
+#include "symm/impl/coll.cuh"
+
+/* Every kernel bounds its block at 1024 threads, so that the compiler keeps to the registers
+ * such a block may use (the collectives run 1024-thread blocks). */
+
+/* Copies through the window; every thread of the grid takes a share. */
+extern "C" __global__ void __launch_bounds__(1024) symm_k_put(char *dst, const char *src,
+                                                               size_t n)
+{
+    symm_dev_copy<false>(dst, src, n, blockIdx.x * blockDim.x + threadIdx.x,
+                         gridDim.x * blockDim.x);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) symm_k_get(char *dst, const char *src,
+                                                               size_t n)
+{
+    symm_dev_copy<true>(dst, src, n, blockIdx.x * blockDim.x + threadIdx.x,
+                        gridDim.x * blockDim.x);
+}
+
+/* One block: the data (if any), then the signal on the peer's word (sig is its window
+ * address), released after the block's stores. */
+extern "C" __global__ void __launch_bounds__(1024)
+    symm_k_put_signal(char *dst, const char *src, size_t n, unsigned long long *sig,
+                      unsigned long long value, int sig_op)
+{
+    if (n)
+        symm_dev_copy<false>(dst, src, n, threadIdx.x, blockDim.x);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (sig_op == SHMEM_SIGNAL_ADD)
+            symm_dev_red_release_add(sig, value);
+        else
+            symm_dev_st_release(sig, value);
+    }
+}
+
+extern "C" __global__ void symm_k_signal_wait(unsigned long long *sig, int cmp,
+                                              unsigned long long value)
+{
+    if (threadIdx.x == 0)
+        symm_dev_wait("shmemx_signal_wait_until_on_stream", sig, cmp, value);
+}
+
+/* One warp. */
+extern "C" __global__ void symm_k_barrier(int quiet)
+{
+    symm_dev_barrier<SYMM_WARP>(quiet != 0);
+}
+
+/* Collectives: `ll` is the stream epoch of the small protocol (this kernel's blocks split its
+ * pairs), or 0 for the large protocol (block b is channel b). */
+extern "C" __global__ void __launch_bounds__(1024)
+    symm_k_alltoall(void *dest, const void *src, size_t nbytes, unsigned long long ll)
+{
+    if (ll)
+        symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_ALLTOALL, dest, src, nbytes, 0, ll);
+    else
+        symm_dev_exchange<true>(dest, src, nbytes, blockIdx.x, gridDim.x);
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    symm_k_fcollect(void *dest, const void *src, size_t nbytes, unsigned long long ll)
+{
+    if (ll)
+        symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, ll);
+    else
+        symm_dev_exchange<false>(dest, src, nbytes, blockIdx.x, gridDim.x);
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    symm_k_broadcast(void *dest, const void *src, size_t nbytes, int root, unsigned long long ll)
+{
+    if (ll)
+        symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root, ll);
+    else
+        symm_dev_broadcast(dest, src, nbytes, root, blockIdx.x, gridDim.x);
+}
+
+/* symm_k_reduce_KIND_OP for every kind (element type by size, sign and float) and operator. */
+#define SYMM_K_REDUCE(KIND, T, OPN, OP)                                                          \
+    extern "C" __global__ void __launch_bounds__(1024) symm_k_reduce_##KIND##_##OPN(            \
+        T *dest, const T *src, size_t n, unsigned long long ll)                                 \
+    {                                                                                           \
+        if (ll)                                                                                 \
+            symm_dev_ll_stream<OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), 0, ll);       \
+        else                                                                                    \
+            symm_dev_reduce<OP, T>(dest, src, n, blockIdx.x, gridDim.x);                        \
+    }
+#define SYMM_K_REDUCE_ARITH(KIND, T)                                                             \
+    SYMM_K_REDUCE(KIND, T, sum, SYMM_OP_SUM)                                                    \
+    SYMM_K_REDUCE(KIND, T, prod, SYMM_OP_PROD)                                                  \
+    SYMM_K_REDUCE(KIND, T, min, SYMM_OP_MIN)                                                    \
+    SYMM_K_REDUCE(KIND, T, max, SYMM_OP_MAX)
+#define SYMM_K_REDUCE_INT(KIND, T)                                                               \
+    SYMM_K_REDUCE_ARITH(KIND, T)                                                                \
+    SYMM_K_REDUCE(KIND, T, and, SYMM_OP_AND)                                                    \
+    SYMM_K_REDUCE(KIND, T, or, SYMM_OP_OR)                                                      \
+    SYMM_K_REDUCE(KIND, T, xor, SYMM_OP_XOR)
+SYMM_K_REDUCE_INT(i8, signed char)
+SYMM_K_REDUCE_INT(u8, unsigned char)
+SYMM_K_REDUCE_INT(i16, short)
+SYMM_K_REDUCE_INT(u16, unsigned short)
+SYMM_K_REDUCE_INT(i32, int)
+SYMM_K_REDUCE_INT(u32, unsigned int)
+SYMM_K_REDUCE_INT(i64, long long)
+SYMM_K_REDUCE_INT(u64, unsigned long long)
+SYMM_K_REDUCE_ARITH(f32, float)
+SYMM_K_REDUCE_ARITH(f64, double)

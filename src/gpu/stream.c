@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Operations on a CUDA stream: the host checks the arguments (always), then enqueues one
+ * launch of a library kernel (kernels.cu) or one copy. Small puts and gets are a kernel of
+ * stores or loads through the window; from 64 KiB on, the copy engines (cuMemcpyAsync to the
+ * peer's window address) move the data faster than SMs. Collectives pick their protocol and
+ * grid from the byte count alone, so every PE makes the same choice.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu/gpu_int.h"
+
+#define COPY_ENGINE_MIN (64u << 10)
+/* Collectives: bytes a channel (block) of the large protocol moves, at least. */
+#define CHANNEL_BYTES (256u << 10)
+
+static void launch(const char *call, CUfunction f, unsigned grid, unsigned block, CUstream s,
+                   void **args)
+{
+    SYMM_CU_CHECK(call, symm_cu.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, args, NULL));
+}
+
+/* [addr, addr + n) must lie in this PE's device heap. */
+static void check_dev(const char *call, const char *what, const void *addr, size_t n)
+{
+    if (!symm_gpu_local(addr, n))
+        symm_fatal("%s(%s=%p, bytes=%zu): [%p, %p) is not in the device heap (%p..%p)", call, what,
+                   addr, n, addr, (const void *)((const char *)addr + n),
+                   (void *)symm_gpu_g.base, (void *)(symm_gpu_g.base + symm_gpu_g.backed));
+}
+
+static void check_pe(const char *call, const void *addr, int pe)
+{
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
+                   addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+}
+
+static void check_signal(const char *call, const uint64_t *sig_addr, int sig_op)
+{
+    if ((uintptr_t)sig_addr & 7)
+        symm_fatal("%s(sig_addr=%p): signal address is not 8-byte aligned", call,
+                   (const void *)sig_addr);
+    check_dev(call, "sig_addr", sig_addr, 8);
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        symm_fatal("%s(sig_addr=%p, sig_op=%d): unknown signal operation (SHMEM_SIGNAL_SET %d, "
+                   "SHMEM_SIGNAL_ADD %d)", call, (const void *)sig_addr, sig_op,
+                   SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
+}
+
+/* World-sized teams only, so far. */
+static void check_team(const char *call, shmem_team_t team)
+{
+    symm_team_t *t = symm_team_get(team, call);
+
+    if (t->size != symm_g.n_pes)
+        symm_fatal("%s(team=%s): the team has %d of the %d PEs; collectives on stream run on "
+                   "SHMEM_TEAM_WORLD so far", call, t->name ? t->name : "?", t->size,
+                   symm_g.n_pes);
+}
+
+/* ---- RMA ------------------------------------------------------------------------------------ */
+static void rma(const char *call, void *dest, const void *source, size_t n, int pe, int put,
+                CUstream s)
+{
+    const void *sym = put ? dest : source;
+    char *peer;
+
+    symm_gpu_need(call);
+    check_pe(call, sym, pe);
+    check_dev(call, put ? "dest" : "source", sym, n);
+    if (n == 0)
+        return;
+    peer = symm_gpu_xlate(sym, pe);
+    if (n >= COPY_ENGINE_MIN) {
+        SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)(put ? peer : dest),
+                                                  (CUdeviceptr)(put ? source : peer), n, s));
+        return;
+    }
+    void *d = put ? peer : dest;
+    const void *src = put ? source : peer;
+    void *args[] = {&d, &src, &n};
+    launch(call, put ? symm_gpu_g.k_put : symm_gpu_g.k_get, 1, 512, s, args);
+}
+
+SYMM_EXPORT void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                         struct CUstream_st *stream)
+{
+    rma("shmemx_putmem_on_stream", dest, source, nelems, pe, 1, stream);
+}
+
+SYMM_EXPORT void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                         struct CUstream_st *stream)
+{
+    rma("shmemx_getmem_on_stream", dest, source, nelems, pe, 0, stream);
+}
+
+/* Data (kernel stores, or a copy-engine copy that the stream completes before the next
+ * work), then the signal in one kernel. */
+static void put_signal(const char *call, void *dest, const void *source, size_t n,
+                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, CUstream s)
+{
+    char *peer = NULL, *sig;
+    unsigned long long value = signal;
+
+    symm_gpu_need(call);
+    check_pe(call, sig_addr, pe);
+    check_signal(call, sig_addr, sig_op);
+    if (dest) {
+        check_dev(call, "dest", dest, n);
+        peer = symm_gpu_xlate(dest, pe);
+    }
+    if (n >= COPY_ENGINE_MIN) {
+        SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)peer, (CUdeviceptr)source, n, s));
+        n = 0;
+    }
+    sig = symm_gpu_xlate(sig_addr, pe);
+    void *args[] = {&peer, &source, &n, &sig, &value, &sig_op};
+    launch(call, symm_gpu_g.k_put_signal, 1, n ? 512 : 32, s, args);
+}
+
+SYMM_EXPORT void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
+                                                uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                                int pe, struct CUstream_st *stream)
+{
+    put_signal("shmemx_putmem_signal_on_stream", dest, source, nelems, sig_addr, signal, sig_op,
+               pe, stream);
+}
+
+SYMM_EXPORT void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                            int pe, struct CUstream_st *stream)
+{
+    put_signal("shmemx_signal_op_on_stream", NULL, NULL, 0, sig_addr, signal, sig_op, pe, stream);
+}
+
+SYMM_EXPORT void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
+                                                    uint64_t cmp_value,
+                                                    struct CUstream_st *stream)
+{
+    const char *call = "shmemx_signal_wait_until_on_stream";
+    unsigned long long value = cmp_value;
+
+    symm_gpu_need(call);
+    if ((uintptr_t)sig_addr & 7)
+        symm_fatal("%s(sig_addr=%p): signal address is not 8-byte aligned", call,
+                   (void *)sig_addr);
+    check_dev(call, "sig_addr", sig_addr, 8);
+    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
+        symm_fatal("%s(sig_addr=%p, cmp=%d): unknown comparison (SHMEM_CMP_EQ..SHMEM_CMP_LE)",
+                   call, (void *)sig_addr, cmp);
+    void *args[] = {&sig_addr, &cmp, &value};
+    launch(call, symm_gpu_g.k_signal_wait, 1, 32, stream, args);
+}
+
+SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
+{
+    /* Every put enqueued before on the stream is complete when its kernel or copy finishes,
+     * which is before anything later on the stream starts. */
+    symm_gpu_need("shmemx_quiet_on_stream");
+}
+
+static void barrier(const char *call, int quiet, CUstream s)
+{
+    symm_gpu_start(call);
+    void *args[] = {&quiet};
+    launch(call, symm_gpu_g.k_barrier, 1, 32, s, args);
+}
+
+SYMM_EXPORT void shmemx_barrier_all_on_stream(struct CUstream_st *stream)
+{
+    barrier("shmemx_barrier_all_on_stream", 1, stream);
+}
+
+SYMM_EXPORT void shmemx_sync_all_on_stream(struct CUstream_st *stream)
+{
+    barrier("shmemx_sync_all_on_stream", 0, stream);
+}
+
+/* ---- Collectives ------------------------------------------------------------------------------
+ * Small data (every PE's part fits the LL buffer, as symm_dev_ll_fits decides on the device):
+ * the LL protocol, its epoch counted here (every PE enqueues the same collectives in the same
+ * order), one block of LL_THREADS per LL_PAIRS pairs so that more SMs push at once. Large
+ * data: one channel (block) per CHANNEL_BYTES received, at most SYMM_DEV_CHANNELS. */
+#define LL_THREADS 256
+#define LL_PAIRS 512
+
+typedef struct launch_shape {
+    unsigned grid;
+    unsigned block;
+    unsigned long long ll; /* the kernel's `ll` argument */
+} launch_shape_t;
+
+static launch_shape_t shape(size_t part, size_t received)
+{
+    size_t words = (part + 3) / 4, pairs, g;
+
+    words = words < 2 ? 2 : (words + 1) & ~(size_t)1;
+    pairs = words / 2 * symm_g.n_pes;
+    if ((size_t)symm_g.n_pes * words * 8 <= SYMM_DEV_SCRATCH / 2) {
+        g = (pairs + LL_PAIRS - 1) / LL_PAIRS;
+        return (launch_shape_t){.grid = g > SYMM_DEV_CHANNELS ? SYMM_DEV_CHANNELS : (unsigned)g,
+                                .block = LL_THREADS,
+                                .ll = ++symm_gpu_g.ll_epoch};
+    }
+    g = received / CHANNEL_BYTES;
+    return (launch_shape_t){.grid = g < 1 ? 1 : g > SYMM_DEV_CHANNELS ? SYMM_DEV_CHANNELS
+                                                                       : (unsigned)g,
+                            .block = 1024,
+                            .ll = 0};
+}
+
+static void start_coll(const char *call, shmem_team_t team)
+{
+    symm_check_init(call);
+    symm_gpu_start(call);
+    check_team(call, team);
+}
+
+static int exchange(const char *call, CUfunction f, void *dest, const void *source, size_t nbytes,
+                    size_t src_bytes, CUstream s)
+{
+    size_t recv = nbytes * symm_g.n_pes;
+    launch_shape_t sh;
+
+    check_dev(call, "dest", dest, recv);
+    check_dev(call, "source", source, src_bytes);
+    sh = shape(nbytes, recv);
+    void *args[] = {&dest, &source, &nbytes, &sh.ll};
+    launch(call, f, sh.grid, sh.block, s, args);
+    return 0;
+}
+
+SYMM_EXPORT int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                             size_t nelems, struct CUstream_st *stream)
+{
+    const char *call = "shmemx_alltoallmem_on_stream";
+
+    start_coll(call, team);
+    return exchange(call, symm_gpu_g.k_alltoall, dest, source, nelems, nelems * symm_g.n_pes,
+                    stream);
+}
+
+SYMM_EXPORT int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                             size_t nelems, struct CUstream_st *stream)
+{
+    const char *call = "shmemx_fcollectmem_on_stream";
+
+    start_coll(call, team);
+    return exchange(call, symm_gpu_g.k_fcollect, dest, source, nelems, nelems, stream);
+}
+
+SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                              size_t nelems, int PE_root,
+                                              struct CUstream_st *stream)
+{
+    const char *call = "shmemx_broadcastmem_on_stream";
+
+    start_coll(call, team);
+    if ((unsigned)PE_root >= (unsigned)symm_g.n_pes)
+        symm_fatal("%s(PE_root=%d): the root is out of range (the team has %d PEs, 0..%d)", call,
+                   PE_root, symm_g.n_pes, symm_g.n_pes - 1);
+    check_dev(call, "dest", dest, nelems);
+    check_dev(call, "source", source, nelems);
+    launch_shape_t sh = shape(nelems, nelems);
+    void *args[] = {&dest, &source, &nelems, &PE_root, &sh.ll};
+    launch(call, symm_gpu_g.k_broadcast, sh.grid, sh.block, stream, args);
+    return 0;
+}
+
+/* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. */
+static const char *const kind_names[SYMM_GPU_KINDS] = {"i8",  "u8",  "i16", "u16", "i32",
+                                                       "u32", "i64", "u64", "f32", "f64"};
+static const char *const op_names[SYMM_GPU_OPS] = {"sum", "prod", "min", "max",
+                                                   "and", "or",   "xor"};
+
+static int kind_of(size_t size, int is_signed, int is_float)
+{
+    int k = size == 1 ? 0 : size == 2 ? 2 : size == 4 ? 4 : 6;
+
+    if (is_float)
+        return size == 4 ? 8 : 9;
+    return k + !is_signed;
+}
+
+static int reduce(const char *call, shmem_team_t team, void *dest, const void *source,
+                  size_t nreduce, size_t size, int kind, int op, CUstream s)
+{
+    size_t nbytes = nreduce * size, recv = nbytes * symm_g.n_pes;
+    CUfunction *f;
+
+    start_coll(call, team);
+    check_dev(call, "dest", dest, nbytes);
+    check_dev(call, "source", source, nbytes);
+    f = &symm_gpu_g.k_reduce[kind][op];
+    if (!*f) {
+        char name[64];
+        snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);
+        SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_gpu_g.module, name));
+    }
+    launch_shape_t sh = shape(nbytes, recv);
+    void *args[] = {&dest, &source, &nreduce, &sh.ll};
+    launch(call, *f, sh.grid, sh.block, s, args);
+    return 0;
+}
+
+#define SYMM_OPI_sum 0
+#define SYMM_OPI_prod 1
+#define SYMM_OPI_min 2
+#define SYMM_OPI_max 3
+#define SYMM_OPI_and 4
+#define SYMM_OPI_or 5
+#define SYMM_OPI_xor 6
+#define REDUCE_ON_STREAM(NAME, T, OP)                                                            \
+    SYMM_EXPORT int shmemx_##NAME##_##OP##_reduce_on_stream(                                    \
+        shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
+    {                                                                                           \
+        return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
+                      sizeof(T), kind_of(sizeof(T), !((T)0 < (T)-1), (T)0.5 != (T)0),              \
+                      SYMM_OPI_##OP, stream);                                                   \
+    }
+#define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
+    SYMMX_GPU_IF_TYPE(NAME)(                                                                    \
+        SYMM_IF_##SUMPROD(REDUCE_ON_STREAM(NAME, T, sum) REDUCE_ON_STREAM(NAME, T, prod))       \
+            SYMM_IF_##MINMAX(REDUCE_ON_STREAM(NAME, T, min) REDUCE_ON_STREAM(NAME, T, max))     \
+                SYMM_IF_##BITRED(REDUCE_ON_STREAM(NAME, T, and) REDUCE_ON_STREAM(NAME, T, or)   \
+                                     REDUCE_ON_STREAM(NAME, T, xor)))
+SYMM_TYPES(REDUCE_ROW, _)

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Runs every GPU test on a machine with GPUs: the SPMD tests at 1 and 2 PEs (the heap test
+# also on a small heap and on one larger than the GPU), the bad calls (each must end the job
+# with its message, through tests/run_expect_fail.sh), the demo, and a compute-sanitizer
+# memcheck run of the tests at 2 PEs that must be clean.
+#   tests/gpu/run.sh [BUILD_DIR]     (default build/; configured and built when missing)
+# Exit status: 0 all passed, 1 a failure, 77 no GPU here. SYMM_GPU_TEST_LOG=DIR keeps logs.
+set -u
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "tests/gpu/run.sh: no GPU here: skipped"
+    exit 77
+fi
+if [ ! -x "$build/tests/gpu/gpu_rma" ]; then
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+    cmake --build "$build" -j"$(nproc)" >/dev/null || exit 1
+fi
+ngpus=$(nvidia-smi -L | wc -l)
+symmrun=$build/tools/symmrun
+t=$build/tests/gpu
+expect=tests/run_expect_fail.sh
+logs=${SYMM_GPU_TEST_LOG:-$(mktemp -d)}
+mkdir -p "$logs"
+export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
+passed=0
+failed=()
+
+# run NAME COMMAND...: one case, its output in $logs/NAME.log.
+run() {
+    local name=$1 log
+    shift
+    log=$logs/$(echo "$name" | tr ' /=' '___').log
+    if timeout "${case_timeout:-120}" "$@" >"$log" 2>&1; then
+        passed=$((passed + 1))
+        printf 'ok    %s\n' "$name"
+    else
+        failed+=("$name")
+        printf 'FAIL  %s (%s)\n' "$name" "$log"
+        tail -n 15 "$log" | sed 's/^/      /'
+    fi
+}
+
+only_memcheck=${SYMM_GPU_TEST_ONLY_MEMCHECK:-0}
+nps="1 2"
+[ "$only_memcheck" = 1 ] && nps=""
+[ "$ngpus" -ge 2 ] || nps=1
+for np in $nps; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_heap gpu_demo; do
+        run "$prog np$np" "$symmrun" -n "$np" --timeout 110 "$t/$prog"
+    done
+    run "gpu_heap small np$np" env SYMM_DEVICE_HEAP_SIZE=256M \
+        "$symmrun" -n "$np" --timeout 110 "$t/gpu_heap" --small
+    run "gpu_heap oom np$np" env SYMM_DEVICE_HEAP_SIZE=512G \
+        "$symmrun" -n "$np" --timeout 110 "$t/gpu_heap"
+done
+# A program started alone is a job of one PE.
+[ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
+
+# Bad calls: MODE|REGEX|ENV (the job: 2 PEs, or 1 where one GPU).
+np=$([ "$ngpus" -ge 2 ] && echo 2 || echo 1)
+last=$((np - 1))
+F='symm: \[pe [0-9]+ [^]]*\] '
+bad_cases=(
+    "before_init|${F}shmemx_malloc_device: called before shmem_init|"
+    "gpu_off|${F}shmemx_malloc_device: the GPU part is off \(SYMM_GPU=0\)|SYMM_GPU=0"
+    "host_out_of_heap|${F}shmem_putmem\(addr=0x[0-9a-f]+, bytes=8, pe=0\): .* is not symmetric memory|"
+    "stream_pe|${F}shmemx_putmem_on_stream\(addr=0x[0-9a-f]+, pe=$np\): pe $np is out of range|"
+    "stream_addr|${F}shmemx_putmem_on_stream\(dest=0x[0-9a-f]+, bytes=8\): .* is not in the device heap|"
+    "free_bad|${F}shmemx_free_device\(ptr=0x[0-9a-f]+\): not a block returned by a device heap allocation|"
+    "device_pe|${F}shmem_int_p\(addr=0x[0-9a-f]+, pe=$np\) in a kernel: pe $np is out of range \(the job has $np PEs|"
+    "device_addr|${F}shmem_int_p\(addr=0x[0-9a-f]+, bytes=4, pe=0\) in a kernel: .* is not in the device heap|"
+    "device_team|${F}shmemx_int_sum_reduce_block\(team=0x[0-9a-f]+\) in a kernel: only SHMEM_TEAM_WORLD|"
+    "kernel_fault|${F}cudaDeviceSynchronize: .*illegal memory access|"
+    "kernel_fault_unchecked|${F}.*a kernel on this PE \(GPU [0-9]+\) faulted: CUDA_ERROR_ILLEGAL_ADDRESS|"
+    "malloc_mismatch|${F}shmemx_malloc_device: collective allocation #[0-9]+ differs across PEs|SHMEM_DEBUG=1"
+)
+[ "$only_memcheck" = 1 ] && bad_cases=()
+for case in "${bad_cases[@]}"; do
+    IFS='|' read -r mode re envs <<<"$case"
+    [ "$np" -ge 2 ] || [ "$mode" != malloc_mismatch ] || continue
+    run "bad $mode" env $envs "$expect" --regex "$re" -- \
+        "$symmrun" -n "$np" --timeout 60 "$t/gpu_bad" "$mode"
+done
+[ "$only_memcheck" = 1 ] || run "bad no_gpu" env CUDA_VISIBLE_DEVICES= "$expect" \
+    --regex "${F}shmem_init: this PE needs a GPU and sees none \(CUDA_VISIBLE_DEVICES=\)" -- \
+    "$symmrun" -n 1 --timeout 60 "$t/gpu_bad" stream_pe
+[ "$only_memcheck" = 1 ] || run "bad too_many_pes" env CUDA_VISIBLE_DEVICES=0 "$expect" \
+    --regex "${F}shmem_init: 2 PEs run on this node and it has 1 visible GPUs" -- \
+    "$symmrun" -n 2 --timeout 60 "$t/gpu_bad" stream_pe
+
+# compute-sanitizer memcheck: every test at the largest PE count, clean.
+if [ "${SYMM_GPU_TEST_SKIP_MEMCHECK:-0}" = 1 ]; then
+    echo "memcheck: skipped (SYMM_GPU_TEST_SKIP_MEMCHECK=1)"
+elif case_timeout=${SYMM_GPU_MEMCHECK_TIMEOUT:-400} && cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null |
+    head -1) && [ -n "$cs" ]; then
+    for prog in gpu_rma gpu_amo gpu_coll gpu_demo; do
+        run "memcheck $prog np$np" "$symmrun" -n "$np" --timeout $((case_timeout - 10)) "$cs" \
+            --tool memcheck --error-exitcode 99 "$t/$prog"
+    done
+    run "memcheck gpu_heap small np$np" env SYMM_DEVICE_HEAP_SIZE=256M "$symmrun" -n "$np" \
+        --timeout $((case_timeout - 10)) "$cs" --tool memcheck --error-exitcode 99 "$t/gpu_heap" --small
+else
+    failed+=("compute-sanitizer not found")
+fi
+
+echo "tests/gpu/run.sh: ${passed} passed, ${#failed[@]} failed; logs in $logs"
+for f in "${failed[@]}"; do
+    echo "  failed: $f"
+done
+[ ${#failed[@]} -eq 0 ]
