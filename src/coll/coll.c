@@ -231,6 +231,10 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     }
     post(&c, WORD(&c, me, posted));
     memcpy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb);
+    /* With more PEs than CPUs, one barrier (each PE woken once) beats waiting for each member
+     * in turn (a wake-up per member). */
+    if (small && symm_g.oversubscribed)
+        symm_team_barrier(t);
     for (int k = 1; k < n; k++) {
         int i = (me + k) % n;
         const char *from;
@@ -302,6 +306,8 @@ static void reduce_small(coll_t *c, void *dest, const void *source, size_t nelem
     scratch_guard(c);
     memcpy(slot_of(c, c->t->me)->scratch[c->par], source, nb);
     post(c, WORD(c, c->t->me, posted));
+    if (symm_g.oversubscribed)
+        symm_team_barrier(c->t);
     for (int i = 0; i < c->t->size; i++) {
         if (i != c->t->me)
             wait_member(c, i);
