@@ -127,7 +127,7 @@ char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
     if (p == NULL)
         symm_fatal("%s(addr=%p, bytes=%zu, pe=%d): [%p, %p) is not symmetric memory (heap %p..%p)",
                    call, addr, len, pe, addr, (const void *)((const char *)addr + len),
-                   (void *)symm_g.heap_base, (void *)(symm_g.heap_base + symm_g.heap_len));
+                   (void *)symm_g.heap_base, (void *)(symm_g.heap_base + symm_g.internal_off));
     if (!symm_g.reach[pe])
         symm_fatal("%s(addr=%p, pe=%d): pe %d cannot be reached from this PE", call, addr, pe, pe);
     return p;

@@ -233,12 +233,13 @@ SYMM_INLINE symm_slot_t *symm_slot(const symm_team_t *t, int idx)
     return &symm_internal(symm_team_pe(t, idx))->slot[t->slot];
 }
 
-/* Address of addr on pe when addr lies in [heap, heap + len) of this PE, else NULL. */
+/* Address of addr on pe when addr lies in the user part of this PE's heap, else NULL: the
+ * library's internal part is not user memory, and a stray put there is reported. */
 SYMM_INLINE char *symm_heap_xlate(const void *addr, size_t len, int pe)
 {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_g.heap_base;
 
-    if (SYMM_LIKELY(off < symm_g.heap_len && len <= symm_g.heap_len - off))
+    if (SYMM_LIKELY(off < symm_g.internal_off && len <= symm_g.internal_off - off))
         return symm_g.heap_win + (size_t)pe * symm_g.stride + off;
     return NULL;
 }

@@ -58,9 +58,9 @@ static void setup(void)
 
 static void test_heap(void)
 {
-    const size_t offs[] = {0, 1, 63, 64, 4095, 4096, 65536, STRIDE - 4096 - 8};
+    const size_t offs[] = {0, 1, 63, 64, 4095, 4096, 65536, STRIDE - 8192 - 8};
     char *base = symm_g.heap_base, *win = symm_g.heap_win;
-    size_t len = symm_g.heap_len;
+    size_t len = symm_g.internal_off; /* the user part; the internal part is not user memory */
 
     for (int pe = 0; pe < NPES; pe++) {
         for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
@@ -78,6 +78,7 @@ static void test_heap(void)
               "last byte, pe %d", pe);
         CHECK(symm_heap_xlate(base + len - 8, 8, pe) != NULL, "last 8 bytes, pe %d", pe);
         CHECK(symm_heap_xlate(base, len, pe) == win + pe * STRIDE, "whole heap, pe %d", pe);
+        CHECK(symm_heap_xlate(base + len, 8, pe) == NULL, "internal part, pe %d", pe);
         CHECK(symm_heap_xlate(base + len - 8, 9, pe) == NULL, "one byte past the end, pe %d", pe);
         CHECK(symm_heap_xlate(base + len, 1, pe) == NULL, "first byte after, pe %d", pe);
         CHECK(symm_heap_xlate(base - 1, 1, pe) == NULL, "byte before, pe %d", pe);
@@ -176,7 +177,7 @@ static void not_symmetric(void)
 
 static void past_heap_end(void)
 {
-    symm_xlate_checked("shmem_putmem", symm_g.heap_base + symm_g.heap_len - 16, 32, 0);
+    symm_xlate_checked("shmem_putmem", symm_g.heap_base + symm_g.internal_off - 16, 32, 0);
 }
 
 static void unreachable(void)
