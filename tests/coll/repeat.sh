@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # repeat.sh [--load] [--count N] BUILD_DIR [CTEST_ARGS...]
 # Runs the collective tests (ctest label coll) N times (default 20) in BUILD_DIR, optionally
-# with both cores kept busy by two spinning shells for the whole time, and prints how often
-# each test failed. Extra arguments go to ctest (e.g. -E NAME to leave a test out). Exits
+# with both cores kept busy by two spinning shells for the whole time, and prints each run's
+# slowest test and how often each test failed. Extra arguments go to ctest (e.g. -E NAME to leave a test out). Exits
 # non-zero when any run failed.
 
 set -u
@@ -58,7 +58,9 @@ while [ $i -le "$count" ]; do
         grep -E '^ *[0-9]+ - ' "$log.run" | sed 's/^ *[0-9]* - //' >>"$log"
     fi
     child=""
-    echo "run $i/$count: $verdict ($(($(date +%s) - start)) s, load $load)"
+    slowest=$(grep -E 'Test +#' "$log.run" | awk '{print $(NF-1), $4}' | sort -rn | head -1 |
+        awk '{print $2 ", " $1 " s"}')
+    echo "run $i/$count: $verdict ($(($(date +%s) - start)) s, load $load; slowest $slowest)"
     i=$((i + 1))
 done
 stop_spinners

@@ -260,6 +260,9 @@ static void run_type(ctx_t *c, int ti)
         if (pass == 1 && ti % 2)
             continue;
         broadcast(c, ne, c->bcasts % c->n, (c->bcasts / c->n) % 2);
+        /* The same root again at once: the root waits for nobody in either call. */
+        if (pass == 0)
+            broadcast(c, ne, c->bcasts % c->n, (c->bcasts / c->n + 1) % 2);
         c->bcasts++;
         fcollect(c, ne);
         collect(c, ne);
