@@ -27,13 +27,19 @@
  *    signal_wait_until and wait_until/test (thread): acquire order on success.
  *  - atomics (thread): relaxed, atomic with respect to every atomic of any PE on the object.
  *  - shmem_fence, shmem_quiet (thread): order / complete the calling thread's puts and atomics.
- *  - shmem_barrier_all, shmem_sync_all (thread, _warp, _block): one thread, warp or block per
- *    PE; barrier_all also completes the group's puts. A kernel whose blocks wait on each other
- *    or on other PEs needs all blocks resident: start it with shmemx_collective_launch.
+ *  - shmem_barrier_all, shmem_sync_all (thread, _warp, _block), and on a team
+ *    shmemx_barrier(team), shmem_team_sync(team) (thread), shmemx_barrier_warp/_block(team),
+ *    shmemx_team_sync_warp/_block(team): one thread, warp or block per member; a barrier also
+ *    completes the group's puts. A kernel whose blocks wait on each other or on other PEs
+ *    needs all blocks resident: start it with shmemx_collective_launch.
  *  - shmemx_alltoallmem_block, _fcollectmem_block, _broadcastmem_block and
  *    shmemx_TYPE_OP_reduce_block (OP: sum, prod, min, max, and, or, xor as the type table
- *    allows): one block per PE, every PE in the same order; SHMEM_TEAM_WORLD only so far.
- *    They return 0.
+ *    allows): one block per member, every member in the same order; on any team (PE_root is
+ *    a team index). They return 0.
+ *  - shmem_team_my_pe, shmem_team_n_pes, shmem_team_translate_pe: as on the host.
+ *  A team is usable in kernels launched after shmem_team_split_* created it and until
+ *  shmem_team_destroy; a handle that is not a live team of the calling PE (destroyed,
+ *  SHMEM_TEAM_INVALID) ends the kernel with a report naming the call, in every build.
  *
  * Checks: compiled with -DSYMM_DEVICE_DEBUG (or -G), every call checks its PE, its address
  * (inside the device heap) and its arguments; a failed check records what went wrong and
@@ -128,32 +134,32 @@ SYMM_TYPES(SYMM_DEVX_RMA_ROW, _)
 SYMM_SIZES(SYMM_DEVX_SIZED)
 SYMM_DEVX_GROUPS(putmem, getmem, void, void, 1)
 
-/* ---- Collectives and reductions (block scope, world team) ---------------------------------- */
+/* ---- Collectives and reductions (block scope, any team) ----------------------------------- */
 SYMM_DEVX int shmemx_alltoallmem_block(shmem_team_t team, void *dest, const void *source,
                                        size_t nelems)
 {
-    symm_dev_check_team("shmemx_alltoallmem_block", team);
-    symm_dev_exchange<true>(dest, source, nelems, 0, 1);
+    symm_dev_cc_t c = symm_dev_cc_block(symm_dev_team("shmemx_alltoallmem_block", team));
+    symm_dev_exchange<true>(c, dest, source, nelems, 0, 1);
     return 0;
 }
 
 SYMM_DEVX int shmemx_fcollectmem_block(shmem_team_t team, void *dest, const void *source,
                                        size_t nelems)
 {
-    symm_dev_check_team("shmemx_fcollectmem_block", team);
-    symm_dev_exchange<false>(dest, source, nelems, 0, 1);
+    symm_dev_cc_t c = symm_dev_cc_block(symm_dev_team("shmemx_fcollectmem_block", team));
+    symm_dev_exchange<false>(c, dest, source, nelems, 0, 1);
     return 0;
 }
 
 SYMM_DEVX int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const void *source,
                                         size_t nelems, int PE_root)
 {
-    symm_dev_check_team("shmemx_broadcastmem_block", team);
+    symm_dev_tv_t t = symm_dev_team("shmemx_broadcastmem_block", team);
 #if SYMM_DEV_CHECKS
-    if ((unsigned)PE_root >= (unsigned)symm_dev_c.n_pes)
+    if ((unsigned)PE_root >= (unsigned)t.size)
         symm_dev_fail(SYMM_DEV_ERR_PE, "shmemx_broadcastmem_block", PE_root, dest, nelems);
 #endif
-    symm_dev_broadcast(dest, source, nelems, PE_root, 0, 1);
+    symm_dev_broadcast(symm_dev_cc_block(t), dest, source, nelems, PE_root, 0, 1);
     return 0;
 }
 
@@ -161,8 +167,9 @@ SYMM_DEVX int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const voi
     SYMM_DEVX int shmemx_##NAME##_##OPNAME##_reduce_block(shmem_team_t team, T *dest,           \
                                                           const T *source, size_t nreduce)      \
     {                                                                                           \
-        symm_dev_check_team("shmemx_" #NAME "_" #OPNAME "_reduce_block", team);                 \
-        symm_dev_reduce<OP, T>(dest, source, nreduce, 0, 1);                                    \
+        symm_dev_cc_t c =                                                                       \
+            symm_dev_cc_block(symm_dev_team("shmemx_" #NAME "_" #OPNAME "_reduce_block", team)); \
+        symm_dev_reduce<OP, T>(c, dest, source, nreduce, 0, 1);                                 \
         return 0;                                                                               \
     }
 #define SYMM_DEVX_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
@@ -176,7 +183,7 @@ SYMM_DEVX int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const voi
                                          SYMM_DEVX_REDUCE(NAME, T, xor, SYMM_OP_XOR)))
 SYMM_TYPES(SYMM_DEVX_REDUCE_ROW, _)
 
-/* ---- Barriers (warp and block) -------------------------------------------------------------- */
+/* ---- Barriers (warp and block; team forms) -------------------------------------------------- */
 SYMM_DEVX void shmemx_barrier_all_warp(void)
 {
     symm_dev_barrier<SYMM_WARP>(true);
@@ -193,6 +200,22 @@ SYMM_DEVX void shmemx_sync_all_block(void)
 {
     symm_dev_barrier<SYMM_BLOCK>(false);
 }
+
+/* Team barrier (completes the group's puts, as barrier_all does) and team sync, by one thread,
+ * warp or block of every member. */
+#define SYMM_DEVX_TEAM_BARRIERS(WHO, S, SUFFIX)                                                  \
+    SYMM_DEVX void shmemx_barrier##SUFFIX(shmem_team_t team)                                    \
+    {                                                                                           \
+        symm_dev_team_barrier<S>(symm_dev_team("shmemx_barrier" #SUFFIX, team), true);          \
+    }                                                                                           \
+    SYMM_DEVX int shmemx_team_sync##SUFFIX(shmem_team_t team)                                   \
+    {                                                                                           \
+        symm_dev_team_barrier<S>(symm_dev_team("shmemx_team_sync" #SUFFIX, team), false);       \
+        return 0;                                                                               \
+    }
+SYMM_DEVX_TEAM_BARRIERS(thread, SYMM_THREAD, )
+SYMM_DEVX_TEAM_BARRIERS(warp, SYMM_WARP, _warp)
+SYMM_DEVX_TEAM_BARRIERS(block, SYMM_BLOCK, _block)
 
 /* ---- Host names: device bodies, device pass only ------------------------------------------- */
 #ifdef __CUDA_ARCH__

@@ -16,6 +16,7 @@
 
 #include "coll/coll.h"
 #include "core/state.h"
+#include "gpu/gpu.h"
 
 SYMM_EXPORT struct symm_team symm_team_world;
 SYMM_EXPORT struct symm_team symm_team_shared;
@@ -161,6 +162,7 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
     symm_g.slots_used |= 1ULL << slot;
     t->bar_epoch = t->coll_epoch = base;
     slot_rebase(slot, base);
+    symm_gpu_team_add(t);
     return t;
 }
 
@@ -254,6 +256,7 @@ SYMM_EXPORT void shmem_team_destroy(shmem_team_t team)
         symm_fatal("shmem_team_destroy(team=%s): a predefined team cannot be destroyed", t->name);
     /* Nobody may still read this PE's slot when a later split hands it to another team. */
     symm_team_barrier(t);
+    symm_gpu_team_remove(t);
     symm_g.slots_used &= ~(1ULL << t->slot);
     t->magic = SYMM_TEAM_DEAD;
 }

@@ -70,8 +70,8 @@ static const char *device_report(char *buf, size_t len)
                  e->call, e->addr, e->bytes);
         break;
     case SYMM_DEV_ERR_TEAM:
-        snprintf(buf, len, "%s(team=%#llx) in a kernel: only SHMEM_TEAM_WORLD runs on the GPU so "
-                 "far", e->call, e->addr);
+        snprintf(buf, len, "%s(team=%#llx) in a kernel: not a team of this PE (SHMEM_TEAM_INVALID, "
+                 "destroyed, or not a team handle)", e->call, e->addr);
         break;
     default:
         snprintf(buf, len, "%s(addr=%#llx) in a kernel: bad argument %llu", e->call, e->addr,
@@ -299,6 +299,69 @@ static void share_last(const char *call)
     free(all);
 }
 
+/* ---- Teams on the device -------------------------------------------------------------------
+ * The teams this PE belongs to, besides the world and shared teams: the host's copy of the
+ * table in the internal part (symm_dev_team_t), written to the device whenever it changes.
+ * A new team's slot starts from zero on the device (its barrier and collective epochs, flags
+ * and scratch): the split that creates it ends with a barrier of the parent, after which
+ * members may signal into it; the team that used the slot before has finished its kernels
+ * (a team is destroyed only after them). */
+_Static_assert(SYMM_DEV_TEAMS == SYMM_TEAM_SLOTS, "a team slot on the host is one on the device");
+static symm_dev_team_t dev_teams[SYMM_DEV_TEAM_TABLE];
+
+static void teams_upload(const char *call)
+{
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD((CUdeviceptr)(symm_gpu_g.base +
+                                                           offsetof(symm_dev_internal_t, teams)),
+                                             dev_teams, sizeof(dev_teams)));
+}
+
+#define SLOT_RANGE(field, slot)                                                                      {offsetof(symm_dev_internal_t, field) + (size_t)(slot) * sizeof(((symm_dev_internal_t *)0)->field[0]),      sizeof(((symm_dev_internal_t *)0)->field[0])}
+
+static void slot_reset(const char *call, int slot)
+{
+    const size_t ranges[][2] = {SLOT_RANGE(bar_epoch, slot), SLOT_RANGE(coll_epoch, slot),
+                                SLOT_RANGE(bar, slot),       SLOT_RANGE(tready, slot),
+                                SLOT_RANGE(tdone, slot),     SLOT_RANGE(team_scratch, slot)};
+
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_gpu_g.base + ranges[i][0]),
+                                                    0, ranges[i][1], symm_gpu_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+}
+
+void symm_gpu_team_add(const symm_team_t *t)
+{
+    const char *call = "shmem_team_split";
+    const unsigned long long h = (unsigned long long)(uintptr_t)t;
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    while (dev_teams[i].handle > 1)
+        i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1);
+    dev_teams[i] = (symm_dev_team_t){.handle = h, .slot = t->slot, .start = t->start,
+                                     .stride = t->stride, .size = t->size, .me = t->me};
+    if (!symm_gpu_g.started)
+        return;
+    slot_reset(call, t->slot);
+    teams_upload(call);
+}
+
+void symm_gpu_team_remove(const symm_team_t *t)
+{
+    const unsigned long long h = (unsigned long long)(uintptr_t)t;
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && dev_teams[i].handle != 0;
+         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
+        if (dev_teams[i].handle == h) {
+            dev_teams[i].handle = 1;
+            if (symm_gpu_g.started)
+                teams_upload("shmem_team_destroy");
+            return;
+        }
+    }
+}
+
 /* ---- Start ---------------------------------------------------------------------------------- */
 static void publish_state(const char *call)
 {
@@ -438,6 +501,7 @@ void symm_gpu_start(const char *call)
     SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)symm_gpu_g.base, 0,
                                                 symm_gpu_g.backed, symm_gpu_g.copy));
     SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+    teams_upload(call);
     share_last(call);
 
     SYMM_CU_CHECK(call,

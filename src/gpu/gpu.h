@@ -38,5 +38,10 @@ void symm_gpu_poll(const char *call);
 /* The address, in this process, of addr on pe when addr lies in the device heap, else NULL
  * (for shmem_ptr and shmem_addr_accessible; pe must be in range). */
 void *symm_gpu_ptr(const void *addr, int pe);
+/* A team this PE belongs to was created (before the split's closing barrier) or destroyed:
+ * kernels find teams in a table on the device (the world and shared teams need none). */
+struct symm_team;
+void symm_gpu_team_add(const struct symm_team *t);
+void symm_gpu_team_remove(const struct symm_team *t);
 
 #endif

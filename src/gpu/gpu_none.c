@@ -41,3 +41,11 @@ void *symm_gpu_malloc(const char *call, size_t size, size_t align)
 void symm_gpu_poll(const char *call)
 {
 }
+
+void symm_gpu_team_add(const struct symm_team *t)
+{
+}
+
+void symm_gpu_team_remove(const struct symm_team *t)
+{
+}

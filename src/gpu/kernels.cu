@@ -69,7 +69,8 @@ extern "C" __global__ void __launch_bounds__(1024)
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_ALLTOALL, dest, src, nbytes, 0, ll);
     else
-        symm_dev_exchange<true>(dest, src, nbytes, blockIdx.x, gridDim.x);
+        symm_dev_exchange<true>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, blockIdx.x,
+                                gridDim.x);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
@@ -78,7 +79,8 @@ extern "C" __global__ void __launch_bounds__(1024)
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, ll);
     else
-        symm_dev_exchange<false>(dest, src, nbytes, blockIdx.x, gridDim.x);
+        symm_dev_exchange<false>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, blockIdx.x,
+                                 gridDim.x);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
@@ -87,7 +89,8 @@ extern "C" __global__ void __launch_bounds__(1024)
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root, ll);
     else
-        symm_dev_broadcast(dest, src, nbytes, root, blockIdx.x, gridDim.x);
+        symm_dev_broadcast(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, root, blockIdx.x,
+                           gridDim.x);
 }
 
 /* symm_k_reduce_KIND_OP for every kind (element type by size, sign and float) and operator. */
@@ -98,7 +101,8 @@ extern "C" __global__ void __launch_bounds__(1024)
         if (ll)                                                                                 \
             symm_dev_ll_stream<OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), 0, ll);       \
         else                                                                                    \
-            symm_dev_reduce<OP, T>(dest, src, n, blockIdx.x, gridDim.x);                        \
+            symm_dev_reduce<OP, T>(symm_dev_cc_channel(blockIdx.x), dest, src, n, blockIdx.x,   \
+                                   gridDim.x);                                                  \
     }
 #define SYMM_K_REDUCE_ARITH(KIND, T)                                                             \
     SYMM_K_REDUCE(KIND, T, sum, SYMM_OP_SUM)                                                    \

@@ -29,6 +29,11 @@ __global__ void bad_team(int *dest, const int *src)
     shmemx_int_sum_reduce_block((shmem_team_t)dest, dest, src, 1);
 }
 
+__global__ void bad_team_sync(shmem_team_t team)
+{
+    shmem_team_sync(team);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -50,6 +55,11 @@ int main(int argc, char **argv)
     }
     buf = (int *)shmemx_malloc_device(1 << 20);
     cudaMalloc(&local, 4096);
+    shmem_team_t gone = SHMEM_TEAM_INVALID;
+    if (strcmp(mode, "device_team_destroyed") == 0) {
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &gone);
+        shmem_team_destroy(gone);
+    }
     shmem_barrier_all();
     if (shmem_my_pe() != last) {
         /* The others wait; the job must come down anyway. */
@@ -76,6 +86,9 @@ int main(int argc, char **argv)
         shmem_finalize();
     } else if (strcmp(mode, "device_team") == 0) {
         bad_team<<<1, 32>>>(buf, buf);
+        shmem_finalize();
+    } else if (strcmp(mode, "device_team_destroyed") == 0) {
+        bad_team_sync<<<1, 1>>>(gone);
         shmem_finalize();
     } else if (strcmp(mode, "kernel_fault") == 0) {
         bad_fault<<<1, 1>>>(buf);

@@ -43,8 +43,10 @@ __global__ void barriers(int *slots, int rounds, unsigned long long *errs)
             __syncthreads();
             break;
         case 4:
+            /* A sync does not complete puts: quiet first, before any thread syncs. */
             if (tid == 0)
                 shmem_quiet();
+            __syncthreads();
             if (tid >= 32 && tid < 64)
                 shmemx_sync_all_warp();
             __syncthreads();
@@ -52,6 +54,7 @@ __global__ void barriers(int *slots, int rounds, unsigned long long *errs)
         default:
             if (tid == 0)
                 shmem_quiet();
+            __syncthreads();
             shmemx_sync_all_block();
             break;
         }

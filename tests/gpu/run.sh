@@ -47,7 +47,7 @@ nps="1 2"
 [ "$only_memcheck" = 1 ] && nps=""
 [ "$ngpus" -ge 2 ] || nps=1
 for np in $nps; do
-    for prog in gpu_rma gpu_amo gpu_coll gpu_heap gpu_demo; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_heap gpu_demo; do
         run "$prog np$np" "$symmrun" -n "$np" --timeout 110 "$t/$prog"
     done
     run "gpu_heap small np$np" env SYMM_DEVICE_HEAP_SIZE=256M \
@@ -71,7 +71,8 @@ bad_cases=(
     "free_bad|${F}shmemx_free_device\(ptr=0x[0-9a-f]+\): not a block returned by a device heap allocation|"
     "device_pe|${F}shmem_int_p\(addr=0x[0-9a-f]+, pe=$np\) in a kernel: pe $np is out of range \(the job has $np PEs|"
     "device_addr|${F}shmem_int_p\(addr=0x[0-9a-f]+, bytes=4, pe=0\) in a kernel: .* is not in the device heap|"
-    "device_team|${F}shmemx_int_sum_reduce_block\(team=0x[0-9a-f]+\) in a kernel: only SHMEM_TEAM_WORLD|"
+    "device_team|${F}shmemx_int_sum_reduce_block\(team=0x[0-9a-f]+\) in a kernel: not a team of this PE|"
+    "device_team_destroyed|${F}shmem_team_sync\(team=0x[0-9a-f]+\) in a kernel: not a team of this PE \(SHMEM_TEAM_INVALID, destroyed|"
     "kernel_fault|${F}cudaDeviceSynchronize: .*illegal memory access|"
     "kernel_fault_unchecked|${F}.*a kernel on this PE \(GPU [0-9]+\) faulted: CUDA_ERROR_ILLEGAL_ADDRESS|"
     "malloc_mismatch|${F}shmemx_malloc_device: collective allocation #[0-9]+ differs across PEs|SHMEM_DEBUG=1"
@@ -95,7 +96,7 @@ if [ "${SYMM_GPU_TEST_SKIP_MEMCHECK:-0}" = 1 ]; then
     echo "memcheck: skipped (SYMM_GPU_TEST_SKIP_MEMCHECK=1)"
 elif case_timeout=${SYMM_GPU_MEMCHECK_TIMEOUT:-400} && cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null |
     head -1) && [ -n "$cs" ]; then
-    for prog in gpu_rma gpu_amo gpu_coll gpu_demo; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_demo; do
         run "memcheck $prog np$np" "$symmrun" -n "$np" --timeout $((case_timeout - 10)) "$cs" \
             --tool memcheck --error-exitcode 99 "$t/$prog"
     done

@@ -38,14 +38,31 @@ SYMM_DEV_API int shmem_addr_accessible(const void *addr, int pe)
 
 SYMM_DEV_API int shmem_team_my_pe(shmem_team_t team)
 {
-    symm_dev_check_team("shmem_team_my_pe", team);
-    return symm_dev_c.my_pe;
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    return symm_dev_team("shmem_team_my_pe", team).me;
 }
 
 SYMM_DEV_API int shmem_team_n_pes(shmem_team_t team)
 {
-    symm_dev_check_team("shmem_team_n_pes", team);
-    return symm_dev_c.n_pes;
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    return symm_dev_team("shmem_team_n_pes", team).size;
+}
+
+SYMM_DEV_API int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
+                                         shmem_team_t dest_team)
+{
+    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID)
+        return -1;
+    symm_dev_tv_t s = symm_dev_team("shmem_team_translate_pe", src_team);
+    symm_dev_tv_t d = symm_dev_team("shmem_team_translate_pe", dest_team);
+    if (src_pe < 0 || src_pe >= s.size)
+        return -1;
+    int off = symm_dev_member(s, src_pe) - d.start;
+    if (off < 0 || off % d.stride || off / d.stride >= d.size)
+        return -1;
+    return off / d.stride;
 }
 
 /* ---- RMA ------------------------------------------------------------------------------------ */
@@ -406,6 +423,12 @@ SYMM_DEV_API void shmem_barrier_all(void)
 SYMM_DEV_API void shmem_sync_all(void)
 {
     symm_dev_barrier<SYMM_THREAD>(false);
+}
+
+SYMM_DEV_API int shmem_team_sync(shmem_team_t team)
+{
+    symm_dev_team_barrier<SYMM_THREAD>(symm_dev_team("shmem_team_sync", team), false);
+    return 0;
 }
 
 #endif

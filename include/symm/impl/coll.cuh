@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * Device collectives of the world team: alltoall, fcollect, broadcast and reductions. One body
- * serves the block-scope device API (one block, channel 0 of 1) and the library's on-stream
- * kernels (block b of a grid of G is channel b of G: it moves slice b of the data and
- * synchronises only with block b of every peer, so no block ever waits for another block of
- * its own grid).
+ * Device collectives: alltoall, fcollect, broadcast and reductions. One body serves the
+ * block-scope device API (one block, channel 0 of 1, on any team: the team's slot has its own
+ * flags, epoch count and scratch) and the library's on-stream kernels (world; block b of a
+ * grid of G is channel b of G: it moves slice b of the data and synchronises only with block b
+ * of every peer, so no block ever waits for another block of its own grid). "PE" below is a
+ * member of the team; member i is world PE start + i * stride.
  *
  * Two protocols, chosen by the bytes one PE receives (the same on every PE):
  *  - small (one channel, every PE's part fits half a scratch buffer twice over): LL, as NCCL
@@ -22,8 +23,8 @@
  *    every PE's source and stores the result into every PE's dest), then done flags. Two
  *    latencies, no extra copy; flags are release stores after the block's data moves and
  *    acquire loads before the next step.
- * Collectives must be called in the same order and the same form (device block or on stream)
- * on every PE, as one sequence with the team's other collectives.
+ * A team's block-scope collectives must be called in the same order on every member, as one
+ * sequence; the stream collectives are another sequence, the same on every PE.
  */
 #ifndef SYMM_IMPL_COLL_CUH
 #define SYMM_IMPL_COLL_CUH
@@ -68,13 +69,51 @@ SYMM_DEV void symm_dev_split(size_t n, size_t unit, int i, int parts, size_t *lo
     *hi = b * unit < n ? b * unit : n;
 }
 
+/* Where one collective keeps its synchronisation: its members, and either a team slot (chan <
+ * 0: the block-scope collectives of the team in that slot, with the slot's flags, epoch count
+ * and scratch) or channel chan of the stream kernels (world: the channel's flags and epoch
+ * count; the stream scratch); and its epoch. Kept small: it lives through every collective. */
+typedef struct symm_dev_cc {
+    symm_dev_tv_t t;
+    int chan;
+    unsigned long long e;
+} symm_dev_cc_t;
+
 enum { SYMM_FLAG_READY, SYMM_FLAG_DONE };
 
-/* Block-wide: the next epoch of channel ch. */
-SYMM_DEV unsigned long long symm_dev_coll_enter(int ch)
+/* The row of ready or done flags of collective c on world PE pe (one word per member). */
+SYMM_DEV unsigned long long *symm_dev_flags(const symm_dev_cc_t &c, int which, int pe)
+{
+    symm_dev_internal_t *in = symm_dev_internal(pe);
+
+    if (c.chan >= 0)
+        return which == SYMM_FLAG_READY ? in->ready[c.chan] : in->done[c.chan];
+    return which == SYMM_FLAG_READY ? in->tready[c.t.slot] : in->tdone[c.t.slot];
+}
+
+/* Bytes of one scratch buffer of c (there are two, by epoch parity). */
+SYMM_DEV size_t symm_dev_scratch_len(const symm_dev_cc_t &c)
+{
+    return c.chan >= 0 || c.t.slot == 0 ? SYMM_DEV_SCRATCH : SYMM_DEV_TEAM_SCRATCH;
+}
+
+/* Buffer (e & 1) of collective c on world PE pe. */
+SYMM_DEV char *symm_dev_ll_buf(const symm_dev_cc_t &c, unsigned long long e, int pe)
+{
+    symm_dev_internal_t *in = symm_dev_internal(pe);
+
+    if (c.chan >= 0)
+        return in->stream_scratch[e & 1];
+    if (c.t.slot == 0)
+        return in->scratch[e & 1];
+    return in->team_scratch[c.t.slot][e & 1];
+}
+
+/* Block-wide: the next value of this PE's counter *count. */
+SYMM_DEV unsigned long long symm_dev_coll_enter(unsigned long long *count)
 {
     __shared__ unsigned long long epoch_sh;
-    volatile unsigned long long *c = &symm_dev_internal(symm_dev_c.my_pe)->coll_epoch[ch].v;
+    volatile unsigned long long *c = count;
 
     __syncthreads();
     if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {
@@ -85,46 +124,56 @@ SYMM_DEV unsigned long long symm_dev_coll_enter(int ch)
     return epoch_sh;
 }
 
+/* A block-scope collective of team t. */
+SYMM_DEV symm_dev_cc_t symm_dev_cc_block(const symm_dev_tv_t &t)
+{
+    symm_dev_cc_t c;
+
+    c.t = t;
+    c.chan = -1;
+    c.e = symm_dev_coll_enter(&symm_dev_internal(symm_dev_c.my_pe)->coll_epoch[t.slot]);
+    return c;
+}
+
+/* Channel ch of a stream kernel (world). */
+SYMM_DEV symm_dev_cc_t symm_dev_cc_channel(int ch)
+{
+    symm_dev_cc_t c;
+
+    c.t = symm_dev_world(0);
+    c.chan = ch;
+    c.e = symm_dev_coll_enter(&symm_dev_internal(symm_dev_c.my_pe)->chan_epoch[ch].v);
+    return c;
+}
+
 /* Block-wide, after a __syncthreads that follows the block's data stores. */
-SYMM_DEV void symm_dev_coll_post(int which, int ch, unsigned long long e)
+SYMM_DEV void symm_dev_coll_post(const symm_dev_cc_t &c, int which)
 {
-    const int me = symm_dev_c.my_pe, n = symm_dev_c.n_pes;
-
-    for (int pe = (int)symm_dev_tid<SYMM_BLOCK>(); pe < n; pe += (int)symm_dev_nth<SYMM_BLOCK>()) {
-        symm_dev_internal_t *in = symm_dev_internal(pe);
-        symm_dev_st_release(which == SYMM_FLAG_READY ? &in->ready[ch][me] : &in->done[ch][me], e);
-    }
+    for (int i = (int)symm_dev_tid<SYMM_BLOCK>(); i < c.t.size; i += (int)symm_dev_nth<SYMM_BLOCK>())
+        symm_dev_st_release(symm_dev_flags(c, which, symm_dev_member(c.t, i)) + c.t.me, c.e);
 }
 
-SYMM_DEV void symm_dev_coll_wait(int which, int ch, unsigned long long e)
+SYMM_DEV void symm_dev_coll_wait(const symm_dev_cc_t &c, int which)
 {
-    symm_dev_internal_t *in = symm_dev_internal(symm_dev_c.my_pe);
-    const int n = symm_dev_c.n_pes;
+    const unsigned long long *w = symm_dev_flags(c, which, symm_dev_c.my_pe);
 
-    for (int pe = (int)symm_dev_tid<SYMM_BLOCK>(); pe < n; pe += (int)symm_dev_nth<SYMM_BLOCK>()) {
-        const unsigned long long *w =
-            which == SYMM_FLAG_READY ? &in->ready[ch][pe] : &in->done[ch][pe];
-        while (symm_dev_ld_acquire(w) < e)
+    for (int i = (int)symm_dev_tid<SYMM_BLOCK>(); i < c.t.size; i += (int)symm_dev_nth<SYMM_BLOCK>())
+        while (symm_dev_ld_acquire(w + i) < c.e)
             ;
-    }
     __syncthreads();
 }
 
-SYMM_DEV void symm_dev_coll_exchange(int which, int ch, unsigned long long e)
+SYMM_DEV void symm_dev_coll_exchange(const symm_dev_cc_t &c, int which)
 {
     __syncthreads();
-    symm_dev_coll_post(which, ch, e);
-    symm_dev_coll_wait(which, ch, e);
-}
-
-SYMM_DEV char *symm_dev_scratch(unsigned long long e, int pe)
-{
-    return symm_dev_internal(pe)->scratch[e & 1];
+    symm_dev_coll_post(c, which);
+    symm_dev_coll_wait(c, which);
 }
 
 /* ---- LL (small protocol) -------------------------------------------------------------------
  * A part of `bytes` travels as ll_words(bytes) words (even, at least 2), two per 16-byte
- * store; the parts for this PE sit in scratch[e & 1] by source PE, ll_words * 8 bytes apart. */
+ * store; the parts for this PE sit in its buffer of the epoch by source member, ll_words * 8
+ * bytes apart. */
 enum { SYMM_COLL_ALLTOALL, SYMM_COLL_FCOLLECT, SYMM_COLL_BROADCAST, SYMM_COLL_REDUCE };
 
 SYMM_DEV size_t symm_dev_ll_words(size_t bytes)
@@ -133,11 +182,10 @@ SYMM_DEV size_t symm_dev_ll_words(size_t bytes)
     return w < 2 ? 2 : (w + 1) & ~(size_t)1;
 }
 
-/* The small protocol applies when one channel runs and every part fits. */
-SYMM_DEV bool symm_dev_ll_fits(size_t bytes, int nch)
+/* The small protocol applies when one channel runs and every part fits half a buffer. */
+SYMM_DEV bool symm_dev_ll_fits(const symm_dev_cc_t &c, size_t bytes, int nch)
 {
-    return nch == 1 &&
-           (size_t)symm_dev_c.n_pes * symm_dev_ll_words(bytes) * 8 <= SYMM_DEV_SCRATCH / 2;
+    return nch == 1 && (size_t)c.t.size * symm_dev_ll_words(bytes) * 8 <= symm_dev_scratch_len(c) / 2;
 }
 
 SYMM_DEV unsigned symm_dev_gather4(const char *s, size_t off, size_t len)
@@ -165,49 +213,50 @@ SYMM_DEV void symm_dev_scatter4(char *d, size_t off, size_t len, unsigned v)
         d[off + b] = (char)(v >> (8 * b));
 }
 
-/* What PE me sends to pe, and where the part from PE k lands here (NULL: nothing to keep). */
-SYMM_DEV const char *symm_dev_ll_src(int kind, const void *src, size_t bytes, int root, int pe,
-                                     size_t *len)
+/* What this PE sends to member m, and where the part from member k lands here (NULL: nothing
+ * to keep). root is a member index. */
+SYMM_DEV const char *symm_dev_ll_src(const symm_dev_cc_t &c, int kind, const void *src,
+                                     size_t bytes, int root, int m, size_t *len)
 {
-    const int me = symm_dev_c.my_pe;
-
     *len = bytes;
     if (kind == SYMM_COLL_ALLTOALL)
-        return (const char *)src + (size_t)pe * bytes;
-    if (kind == SYMM_COLL_BROADCAST && me != root)
+        return (const char *)src + (size_t)m * bytes;
+    if (kind == SYMM_COLL_BROADCAST && c.t.me != root)
         *len = 0;
     return (const char *)src;
 }
 
-SYMM_DEV char *symm_dev_ll_dst(int kind, void *dest, char *staging, size_t bytes, int root, int k,
-                               size_t *len)
+SYMM_DEV char *symm_dev_ll_dst(const symm_dev_cc_t &c, int kind, void *dest, char *staging,
+                               size_t bytes, int root, int k, size_t *len)
 {
     *len = bytes;
     if (kind == SYMM_COLL_REDUCE)
         return staging + (size_t)k * ((bytes + 3) & ~(size_t)3);
     if (kind == SYMM_COLL_BROADCAST) {
-        if (k != root || symm_dev_c.my_pe == root)
+        if (k != root || c.t.me == root)
             *len = 0;
         return (char *)dest;
     }
     return (char *)dest + (size_t)k * bytes;
 }
 
-/* Pair g of this block's share: where it goes on the peer and its two words. */
-SYMM_DEV unsigned long long *symm_dev_ll_pack(int kind, const void *src, size_t bytes, int root,
-                                              char *buf, unsigned long long f, size_t g, size_t m,
+/* Pair g of this block's share: where it goes on the member and its two words. buf is this
+ * PE's buffer of the epoch; a member's is the same offset of its internal part. */
+SYMM_DEV unsigned long long *symm_dev_ll_pack(const symm_dev_cc_t &c, int kind, const void *src,
+                                              size_t bytes, int root, char *buf,
+                                              unsigned long long f, size_t g, size_t m,
                                               size_t p0, unsigned long long *a,
                                               unsigned long long *b)
 {
-    const int me = symm_dev_c.my_pe, n = symm_dev_c.n_pes;
-    const int k = (int)(g / m), pe = me + 1 + k < n ? me + 1 + k : me + 1 + k - n;
+    const int me = c.t.me, n = c.t.size;
+    const int k = (int)(g / m), to = me + 1 + k < n ? me + 1 + k : me + 1 + k - n;
     const size_t p = p0 + g % m;
     size_t len;
-    const char *s = symm_dev_ll_src(kind, src, bytes, root, pe, &len);
+    const char *s = symm_dev_ll_src(c, kind, src, bytes, root, to, &len);
 
     *a = f | symm_dev_gather4(s, 8 * p, len);
     *b = f | symm_dev_gather4(s, 8 * p + 4, len);
-    return (unsigned long long *)symm_dev_xlate(buf, pe) +
+    return (unsigned long long *)symm_dev_xlate(buf, symm_dev_member(c.t, to)) +
            ((size_t)me * (symm_dev_ll_words(bytes) / 2) + p) * 2;
 }
 
@@ -225,26 +274,25 @@ SYMM_DEV void symm_dev_ll_load(const unsigned long long *w, unsigned long long *
                  : "memory");
 }
 
-/* Block-wide, pairs [p0, p1) of every part: sends this PE's, waits for every peer's and puts
+/* Block-wide, pairs [p0, p1) of every part: sends this PE's, waits for every member's and puts
  * them in place (dest, or for reductions the staging area, part k at k * bytes rounded up to
- * 4). buf is this PE's buffer of the epoch; a peer's is the same offset of its window slot.
- * Each thread keeps two pairs in flight (loads before stores, polls before checks), so a pair
- * costs a latency once. Not inlined: one body per module, its registers its own. */
-static __device__ __noinline__ void symm_dev_ll_move(int kind, void *dest, const void *src,
-                                                     size_t bytes, int root, char *buf,
-                                                     char *staging, unsigned flag, size_t p0,
-                                                     size_t p1)
+ * 4). Each thread keeps two pairs in flight (loads before stores, polls before checks), so a
+ * pair costs a latency once. Not inlined: one body per module, its registers its own. */
+static __device__ __noinline__ void symm_dev_ll_move(const symm_dev_cc_t c, int kind, void *dest,
+                                                     const void *src, size_t bytes, int root,
+                                                     char *buf, char *staging, unsigned flag,
+                                                     size_t p0, size_t p1)
 {
     const size_t nth = symm_dev_nth<SYMM_BLOCK>(), pairs = symm_dev_ll_words(bytes) / 2;
-    const size_t m = p1 - p0, total = (size_t)symm_dev_c.n_pes * m;
+    const size_t m = p1 - p0, total = (size_t)c.t.size * m;
     const unsigned long long f = (unsigned long long)flag << 32;
 
     for (size_t g = symm_dev_tid<SYMM_BLOCK>(); g < total; g += 2 * nth) {
         unsigned long long a0, b0, a1 = 0, b1 = 0, *w1 = NULL;
         unsigned long long *w0 =
-            symm_dev_ll_pack(kind, src, bytes, root, buf, f, g, m, p0, &a0, &b0);
+            symm_dev_ll_pack(c, kind, src, bytes, root, buf, f, g, m, p0, &a0, &b0);
         if (g + nth < total)
-            w1 = symm_dev_ll_pack(kind, src, bytes, root, buf, f, g + nth, m, p0, &a1, &b1);
+            w1 = symm_dev_ll_pack(c, kind, src, bytes, root, buf, f, g + nth, m, p0, &a1, &b1);
         symm_dev_ll_store(w0, a0, b0);
         if (w1)
             symm_dev_ll_store(w1, a1, b1);
@@ -262,32 +310,33 @@ static __device__ __noinline__ void symm_dev_ll_move(int kind, void *dest, const
             symm_dev_ll_load(w1, &a1, &b1);
         while ((a0 >> 32) != flag || (b0 >> 32) != flag)
             symm_dev_ll_load(w0, &a0, &b0);
-        char *d = symm_dev_ll_dst(kind, dest, staging, bytes, root, (int)(g / m), &len);
+        char *d = symm_dev_ll_dst(c, kind, dest, staging, bytes, root, (int)(g / m), &len);
         symm_dev_scatter4(d, 8 * (p0 + g % m), len, (unsigned)a0);
         symm_dev_scatter4(d, 8 * (p0 + g % m) + 4, len, (unsigned)b0);
         if (!two)
             continue;
         while ((a1 >> 32) != flag || (b1 >> 32) != flag)
             symm_dev_ll_load(w1, &a1, &b1);
-        d = symm_dev_ll_dst(kind, dest, staging, bytes, root, (int)((g + nth) / m), &len);
+        d = symm_dev_ll_dst(c, kind, dest, staging, bytes, root, (int)((g + nth) / m), &len);
         symm_dev_scatter4(d, 8 * (p0 + (g + nth) % m), len, (unsigned)a1);
         symm_dev_scatter4(d, 8 * (p0 + (g + nth) % m) + 4, len, (unsigned)b1);
     }
     __syncthreads();
 }
 
-/* The small protocol of one collective, this block's pairs [p0, p1): the exchange, then the
- * reduction of those bytes (reductions) or the root's own copy (broadcast). */
+/* The small protocol of one collective at epoch e, this block's pairs [p0, p1): the exchange,
+ * then the reduction of those bytes (reductions) or the root's own copy (broadcast). */
 template <int OP, typename T>
-SYMM_DEV void symm_dev_ll_coll(int kind, void *dest, const void *src, size_t bytes, int root,
-                               char *buf, unsigned flag, size_t p0, size_t p1)
+SYMM_DEV void symm_dev_ll_coll(const symm_dev_cc_t &c, int kind, void *dest, const void *src,
+                               size_t bytes, int root, unsigned long long e, size_t p0,
+                               size_t p1)
 {
-    const int n = symm_dev_c.n_pes;
+    const int n = c.t.size;
     const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
-    char *staging = buf + SYMM_DEV_SCRATCH / 2;
+    char *buf = symm_dev_ll_buf(c, e, symm_dev_c.my_pe), *staging = buf + symm_dev_scratch_len(c) / 2;
     size_t lo = 8 * p0 < bytes ? 8 * p0 : bytes, hi = 8 * p1 < bytes ? 8 * p1 : bytes;
 
-    symm_dev_ll_move(kind, dest, src, bytes, root, buf, staging, flag, p0, p1);
+    symm_dev_ll_move(c, kind, dest, src, bytes, root, buf, staging, (unsigned)e, p0, p1);
     if (kind == SYMM_COLL_REDUCE) {
         const size_t stride = ((bytes + 3) & ~(size_t)3) / sizeof(T);
         const T *parts = (const T *)staging;
@@ -298,94 +347,89 @@ SYMM_DEV void symm_dev_ll_coll(int kind, void *dest, const void *src, size_t byt
             ((T *)dest)[i] = acc;
         }
         __syncthreads();
-    } else if (kind == SYMM_COLL_BROADCAST && symm_dev_c.my_pe == root && dest != src) {
+    } else if (kind == SYMM_COLL_BROADCAST && c.t.me == root && dest != src) {
         symm_dev_copy<false>((char *)dest + lo, (const char *)src + lo, hi - lo, tid, nth);
         __syncthreads();
     }
 }
 
-/* The library's stream kernels: the epoch comes from the host, block b takes slice b. */
+/* The library's stream kernels: the world, the epoch from the host, block b takes slice b. */
 template <int OP, typename T>
 SYMM_DEV void symm_dev_ll_stream(int kind, void *dest, const void *src, size_t bytes, int root,
                                  unsigned long long epoch)
 {
+    symm_dev_cc_t c;
     size_t p0, p1;
 
+    c.t = symm_dev_world(0);
+    c.chan = 0; /* the stream scratch; the small protocol has no flags */
+    c.e = epoch;
     symm_dev_split(symm_dev_ll_words(bytes) / 2, 1, blockIdx.x, gridDim.x, &p0, &p1);
-    symm_dev_ll_coll<OP, T>(kind, dest, src, bytes, root,
-                            symm_dev_internal(symm_dev_c.my_pe)->stream_scratch[epoch & 1],
-                            (unsigned)epoch, p0, p1);
+    symm_dev_ll_coll<OP, T>(c, kind, dest, src, bytes, root, epoch, p0, p1);
 }
 
-/* Block-scope collectives: the whole exchange in the calling block. */
-template <int OP, typename T>
-SYMM_DEV void symm_dev_ll_block(int kind, void *dest, const void *src, size_t bytes, int root,
-                                unsigned long long e)
-{
-    symm_dev_ll_coll<OP, T>(kind, dest, src, bytes, root, symm_dev_scratch(e, symm_dev_c.my_pe),
-                            (unsigned)e, 0, symm_dev_ll_words(bytes) / 2);
-}
-
-/* ---- alltoall and fcollect: PE me sends part j (alltoall: src + j * nbytes; fcollect: src)
- * to dest + me * nbytes on PE j. ------------------------------------------------------------ */
+/* ---- alltoall and fcollect: member me sends part j (alltoall: src + j * nbytes; fcollect:
+ * src) to dest + me * nbytes on member j. Channel ch of nch moves its slice of every part. */
 template <bool ALLTOALL>
-SYMM_DEV void symm_dev_exchange(void *dest, const void *src, size_t nbytes, int ch, int nch)
+SYMM_DEV void symm_dev_exchange(const symm_dev_cc_t &c, void *dest, const void *src,
+                                size_t nbytes, int ch, int nch)
 {
-    const int me = symm_dev_c.my_pe, n = symm_dev_c.n_pes;
+    const int me = c.t.me, n = c.t.size;
     const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
     const char *s = (const char *)src;
-    unsigned long long e = symm_dev_coll_enter(ch);
 
-    if (symm_dev_ll_fits(nbytes, nch)) {
-        symm_dev_ll_block<SYMM_OP_SUM, char>(ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
-                                             dest, src, nbytes, 0, e);
+    if (symm_dev_ll_fits(c, nbytes, nch)) {
+        symm_dev_ll_coll<SYMM_OP_SUM, char>(c, ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
+                                            dest, src, nbytes, 0, c.e, 0,
+                                            symm_dev_ll_words(nbytes) / 2);
         return;
     }
     size_t lo, hi;
     symm_dev_split(nbytes, 16, ch, nch, &lo, &hi);
-    symm_dev_coll_exchange(SYMM_FLAG_READY, ch, e);
+    symm_dev_coll_exchange(c, SYMM_FLAG_READY);
     for (int k = 1; k <= n; k++) {
-        int pe = me + k < n ? me + k : me + k - n;
-        char *d = symm_dev_xlate((char *)dest, pe) + (size_t)me * nbytes;
-        symm_dev_copy<false>(d + lo, (ALLTOALL ? s + (size_t)pe * nbytes : s) + lo, hi - lo, tid,
+        int j = me + k < n ? me + k : me + k - n;
+        char *d = symm_dev_xlate((char *)dest, symm_dev_member(c.t, j)) + (size_t)me * nbytes;
+        symm_dev_copy<false>(d + lo, (ALLTOALL ? s + (size_t)j * nbytes : s) + lo, hi - lo, tid,
                              nth);
     }
-    symm_dev_coll_exchange(SYMM_FLAG_DONE, ch, e);
+    symm_dev_coll_exchange(c, SYMM_FLAG_DONE);
 }
 
-/* ---- broadcast: root's src to dest on every PE, the root's own dest included. Large data is
- * pulled: every PE loads its slice from the root while the root copies its own, so the data
- * crosses each link once and nothing waits for a local copy. ----------------------------- */
-SYMM_DEV void symm_dev_broadcast(void *dest, const void *src, size_t nbytes, int root, int ch,
-                                 int nch)
+/* ---- broadcast: root's src to dest on every member, the root's own dest included (root is a
+ * member index). Large data is pulled: every member loads its slice from the root while the
+ * root copies its own, so the data crosses each link once and nothing waits for a local copy. */
+SYMM_DEV void symm_dev_broadcast(const symm_dev_cc_t &c, void *dest, const void *src,
+                                 size_t nbytes, int root, int ch, int nch)
 {
-    const int me = symm_dev_c.my_pe;
     const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
-    unsigned long long e = symm_dev_coll_enter(ch);
 
-    if (symm_dev_ll_fits(nbytes, nch)) {
-        symm_dev_ll_block<SYMM_OP_SUM, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root, e);
+    if (symm_dev_ll_fits(c, nbytes, nch)) {
+        symm_dev_ll_coll<SYMM_OP_SUM, char>(c, SYMM_COLL_BROADCAST, dest, src, nbytes, root, c.e,
+                                            0, symm_dev_ll_words(nbytes) / 2);
         return;
     }
     size_t lo, hi;
     symm_dev_split(nbytes, 16, ch, nch, &lo, &hi);
-    symm_dev_coll_exchange(SYMM_FLAG_READY, ch, e);
-    if (me != root)
-        symm_dev_copy<true>((char *)dest + lo, symm_dev_xlate((const char *)src, root) + lo,
+    symm_dev_coll_exchange(c, SYMM_FLAG_READY);
+    if (c.t.me != root)
+        symm_dev_copy<true>((char *)dest + lo,
+                            symm_dev_xlate((const char *)src, symm_dev_member(c.t, root)) + lo,
                             hi - lo, tid, nth);
     else if (dest != src)
         symm_dev_copy<false>((char *)dest + lo, (const char *)src + lo, hi - lo, tid, nth);
-    symm_dev_coll_exchange(SYMM_FLAG_DONE, ch, e);
+    symm_dev_coll_exchange(c, SYMM_FLAG_DONE);
 }
 
-/* Combines [lo, hi) of every PE's src and stores the result into every PE's dest: 16-byte
- * vectors (lo is a multiple of a vector; src and dest of the heap are 16-byte aligned), two
- * of them per thread and per PE in flight before the first use, then the scalar tail. */
+/* Combines [lo, hi) of every member's src and stores the result into every member's dest:
+ * 16-byte vectors (lo is a multiple of a vector; src and dest of the heap are 16-byte
+ * aligned), two of them per thread and per member in flight before the first use, then the
+ * scalar tail. */
 template <int OP, typename T>
-SYMM_DEV void symm_dev_reduce_slice(T *dest, const T *src, size_t lo, size_t hi, unsigned tid,
-                                    unsigned nth)
+SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *src, size_t lo,
+                                    size_t hi, unsigned tid, unsigned nth)
 {
-    const int me = symm_dev_c.my_pe, n = symm_dev_c.n_pes;
+    const int me = t.me, n = t.size;
     const size_t per = sizeof(T) <= 16 ? 16 / sizeof(T) : 1;
     union vec {
         uint4 u;
@@ -397,12 +441,14 @@ SYMM_DEV void symm_dev_reduce_slice(T *dest, const T *src, size_t lo, size_t hi,
         v1 = lo / per; /* no vectors: all scalar */
     for (; v + nth < v1; v += 2 * (size_t)nth) {
         vec a, b;
-        a.u = __ldcg((const uint4 *)symm_dev_xlate(src, 0) + v);
-        b.u = __ldcg((const uint4 *)symm_dev_xlate(src, 0) + v + nth);
+        const uint4 *s0 = (const uint4 *)symm_dev_xlate(src, symm_dev_member(t, 0));
+        a.u = __ldcg(s0 + v);
+        b.u = __ldcg(s0 + v + nth);
         for (int k = 1; k < n; k++) {
             vec c, d;
-            c.u = __ldcg((const uint4 *)symm_dev_xlate(src, k) + v);
-            d.u = __ldcg((const uint4 *)symm_dev_xlate(src, k) + v + nth);
+            const uint4 *sk = (const uint4 *)symm_dev_xlate(src, symm_dev_member(t, k));
+            c.u = __ldcg(sk + v);
+            d.u = __ldcg(sk + v + nth);
 #pragma unroll
             for (size_t j = 0; j < per; j++) {
                 a.e[j] = symm_dev_combine<OP, T>(a.e[j], c.e[j]);
@@ -410,60 +456,61 @@ SYMM_DEV void symm_dev_reduce_slice(T *dest, const T *src, size_t lo, size_t hi,
             }
         }
         for (int k = 0; k < n; k++) {
-            int pe = me + k < n ? me + k : me + k - n;
-            uint4 *d = (uint4 *)symm_dev_xlate(dest, pe);
+            int j = me + k < n ? me + k : me + k - n;
+            uint4 *d = (uint4 *)symm_dev_xlate(dest, symm_dev_member(t, j));
             d[v] = a.u;
             d[v + nth] = b.u;
         }
     }
     for (; v < v1; v += nth) {
         vec a;
-        a.u = __ldcg((const uint4 *)symm_dev_xlate(src, 0) + v);
+        a.u = __ldcg((const uint4 *)symm_dev_xlate(src, symm_dev_member(t, 0)) + v);
         for (int k = 1; k < n; k++) {
             vec c;
-            c.u = __ldcg((const uint4 *)symm_dev_xlate(src, k) + v);
+            c.u = __ldcg((const uint4 *)symm_dev_xlate(src, symm_dev_member(t, k)) + v);
 #pragma unroll
             for (size_t j = 0; j < per; j++)
                 a.e[j] = symm_dev_combine<OP, T>(a.e[j], c.e[j]);
         }
         for (int k = 0; k < n; k++) {
-            int pe = me + k < n ? me + k : me + k - n;
-            ((uint4 *)symm_dev_xlate(dest, pe))[v] = a.u;
+            int j = me + k < n ? me + k : me + k - n;
+            ((uint4 *)symm_dev_xlate(dest, symm_dev_member(t, j)))[v] = a.u;
         }
     }
     for (size_t i = (v1 > lo / per ? v1 * per : lo) + tid; i < hi; i += nth) {
-        T acc = symm_dev_ldcg(symm_dev_xlate(src, 0) + i);
+        T acc = symm_dev_ldcg(symm_dev_xlate(src, symm_dev_member(t, 0)) + i);
         for (int k = 1; k < n; k++)
-            acc = symm_dev_combine<OP, T>(acc, symm_dev_ldcg(symm_dev_xlate(src, k) + i));
+            acc = symm_dev_combine<OP, T>(acc,
+                                          symm_dev_ldcg(symm_dev_xlate(src, symm_dev_member(t, k)) + i));
         for (int k = 0; k < n; k++) {
-            int pe = me + k < n ? me + k : me + k - n;
-            symm_dev_xlate(dest, pe)[i] = acc;
+            int j = me + k < n ? me + k : me + k - n;
+            symm_dev_xlate(dest, symm_dev_member(t, j))[i] = acc;
         }
     }
 }
 
-/* ---- reductions: dest[i] = src_0[i] op src_1[i] op ... in PE order, on every PE. ---------- */
+/* ---- reductions: dest[i] = src_0[i] op src_1[i] op ... in member order, on every member. -- */
 template <int OP, typename T>
-SYMM_DEV void symm_dev_reduce(T *dest, const T *src, size_t nreduce, int ch, int nch)
+SYMM_DEV void symm_dev_reduce(const symm_dev_cc_t &c, T *dest, const T *src, size_t nreduce,
+                              int ch, int nch)
 {
-    const int me = symm_dev_c.my_pe, n = symm_dev_c.n_pes;
     const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
     const size_t nbytes = nreduce * sizeof(T);
-    unsigned long long e = symm_dev_coll_enter(ch);
 
-    if (symm_dev_ll_fits(nbytes, nch)) {
-        symm_dev_ll_block<OP, T>(SYMM_COLL_REDUCE, dest, src, nbytes, 0, e);
+    if (symm_dev_ll_fits(c, nbytes, nch)) {
+        symm_dev_ll_coll<OP, T>(c, SYMM_COLL_REDUCE, dest, src, nbytes, 0, c.e, 0,
+                                symm_dev_ll_words(nbytes) / 2);
         return;
     }
-    /* Channel slice, then this PE's share of it, on 16-byte boundaries. */
+    /* Channel slice, then this member's share of it, on 16-byte boundaries. */
     size_t clo, chi, lo, hi;
     symm_dev_split(nreduce, 16 / sizeof(T) ? 16 / sizeof(T) : 1, ch, nch, &clo, &chi);
-    symm_dev_split(chi - clo, 16 / sizeof(T) ? 16 / sizeof(T) : 1, me, n, &lo, &hi);
+    symm_dev_split(chi - clo, 16 / sizeof(T) ? 16 / sizeof(T) : 1, c.t.me, c.t.size, &lo, &hi);
     lo += clo;
     hi += clo;
-    symm_dev_coll_exchange(SYMM_FLAG_READY, ch, e);
-    symm_dev_reduce_slice<OP, T>(dest, src, lo, hi, tid, nth);
-    symm_dev_coll_exchange(SYMM_FLAG_DONE, ch, e);
+    symm_dev_coll_exchange(c, SYMM_FLAG_READY);
+    symm_dev_reduce_slice<OP, T>(c.t, dest, src, lo, hi, tid, nth);
+    symm_dev_coll_exchange(c, SYMM_FLAG_DONE);
 }
 
 #endif

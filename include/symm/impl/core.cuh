@@ -201,14 +201,6 @@ SYMM_DEV void symm_dev_check_align(const char *call, const void *addr, size_t al
 #endif
 }
 
-SYMM_DEV void symm_dev_check_team(const char *call, const void *team)
-{
-#if SYMM_DEV_CHECKS
-    if (team != symm_dev_c.team_world && team != symm_dev_c.team_shared)
-        symm_dev_fail(SYMM_DEV_ERR_TEAM, call, symm_dev_c.my_pe, team, 0);
-#endif
-}
-
 /* ---- Translation ----------------------------------------------------------------------------
  * A device-heap address on pe: one multiply-add on the window stride. */
 template <typename T> SYMM_DEV T *symm_dev_xlate(T *addr, int pe)
@@ -225,6 +217,59 @@ template <typename T> SYMM_DEV T *symm_dev_peer(const char *call, T *addr, size_
 SYMM_DEV symm_dev_internal_t *symm_dev_internal(int pe)
 {
     return (symm_dev_internal_t *)(symm_dev_c.win + (unsigned long long)pe * symm_dev_c.stride);
+}
+
+/* ---- Teams -------------------------------------------------------------------------------
+ * A team handle is the host's pointer; this PE's table in its internal part gives the slot
+ * and the members (the host writes it when a team is created or destroyed, before a kernel
+ * may use the team). SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (one node: every PE) need no
+ * lookup. A handle that is not a live team of this PE ends the kernel with a report, in every
+ * build: running a collective over the wrong PEs would hang or corrupt. */
+typedef struct symm_dev_tv {
+    int slot;
+    int start;
+    int stride;
+    int size;
+    int me;
+} symm_dev_tv_t;
+
+SYMM_DEV symm_dev_tv_t symm_dev_world(int slot)
+{
+    symm_dev_tv_t t = {slot, 0, 1, symm_dev_c.n_pes, symm_dev_c.my_pe};
+    return t;
+}
+
+SYMM_DEV symm_dev_tv_t symm_dev_team(const char *call, const void *team)
+{
+    if (team == symm_dev_c.team_world)
+        return symm_dev_world(0);
+    if (team == symm_dev_c.team_shared)
+        return symm_dev_world(1);
+#if SYMM_DEV_CHECKS
+    if (symm_dev_c.abi != SYMM_DEV_ABI)
+        symm_dev_fail(SYMM_DEV_ERR_INIT, call, symm_dev_c.my_pe, team, 0);
+#endif
+    const unsigned long long h = (unsigned long long)team;
+    const symm_dev_team_t *tab = symm_dev_internal(symm_dev_c.my_pe)->teams;
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && h > 1; k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
+        const unsigned long long x = tab[i].handle;
+        if (x == h) {
+            symm_dev_tv_t t = {tab[i].slot, tab[i].start, tab[i].stride, tab[i].size, tab[i].me};
+            return t;
+        }
+        if (x == 0)
+            break;
+    }
+    symm_dev_fail(SYMM_DEV_ERR_TEAM, call, symm_dev_c.my_pe, team, 0);
+    return symm_dev_world(0);
+}
+
+/* World PE of team member i. */
+SYMM_DEV int symm_dev_member(const symm_dev_tv_t &t, int i)
+{
+    return t.start + i * t.stride;
 }
 
 /* ---- Copy -------------------------------------------------------------------------------------

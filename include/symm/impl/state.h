@@ -17,16 +17,24 @@
 
 /* Bump when symm_dev_state_t or symm_dev_internal_t change: a module compiled against another
  * layout is refused at registration. */
-#define SYMM_DEV_ABI 1
+#define SYMM_DEV_ABI 2
 
 /* Most PEs of one GPU job (flag arrays are sized by it). */
 #define SYMM_DEV_MAX_PES 128
 /* Most blocks ("channels") one collective kernel spreads over. */
 #define SYMM_DEV_CHANNELS 32
-/* Bytes of one collective scratch buffer; there are two, used by epoch parity. */
+/* Team slots (the host's: SHMEM_TEAM_WORLD has slot 0, SHMEM_TEAM_SHARED slot 1), and the
+ * entries of the table that finds a team's slot from its handle (twice as many, so that a
+ * lookup ends at an empty entry after a probe or two). */
+#define SYMM_DEV_TEAMS 64
+#define SYMM_DEV_TEAM_TABLE 128
+/* Bytes of one collective scratch buffer; there are two, used by epoch parity. The world's
+ * block collectives and the stream kernels have SYMM_DEV_SCRATCH each; every other team slot
+ * SYMM_DEV_TEAM_SCRATCH. */
 #define SYMM_DEV_SCRATCH (1u << 20)
-/* Bytes at the start of every device heap reserved for the library (three 2 MiB granules). */
-#define SYMM_DEV_INTERNAL_SIZE (6u << 20)
+#define SYMM_DEV_TEAM_SCRATCH (32u << 10)
+/* Bytes at the start of every device heap reserved for the library (five 2 MiB granules). */
+#define SYMM_DEV_INTERNAL_SIZE (10u << 20)
 
 /* Written by a device check that fails, into host memory the device can write: the host
  * formats the message when the failed kernel surfaces as a CUDA error. */
@@ -44,7 +52,7 @@ typedef struct symm_dev_err {
 #define SYMM_DEV_ERR_ADDR 2     /* address outside the device heap */
 #define SYMM_DEV_ERR_INIT 3     /* device state not set: used before shmem_init / GPU start */
 #define SYMM_DEV_ERR_ALIGN 4    /* misaligned signal or atomic address */
-#define SYMM_DEV_ERR_TEAM 5     /* team other than the world team */
+#define SYMM_DEV_ERR_TEAM 5     /* not a live team on this PE */
 #define SYMM_DEV_ERR_ARG 6      /* other bad argument (cmp, sig_op, root) */
 
 typedef struct symm_dev_state {
@@ -67,22 +75,48 @@ typedef struct symm_dev_line {
     unsigned long long pad[15];
 } symm_dev_line_t;
 
+/* Where the entry of handle h starts its probe in the team table: the top bits of a
+ * multiplicative hash (host and device compute it alike). */
+#define SYMM_DEV_TEAM_HASH(h) ((unsigned)((((unsigned long long)(h) >> 4) * 0x9E3779B97F4A7C15ull) >> 57))
+
+/* A team as this PE's kernels see it: the host's handle on this PE (0: a free entry, 1: a
+ * removed one) and the team's members, world PEs start + i * stride for i in [0, size). */
+typedef struct symm_dev_team {
+    unsigned long long handle;
+    int slot;
+    int start;
+    int stride;
+    int size;
+    int me;
+    int pad;
+} symm_dev_team_t;
+
 typedef struct symm_dev_internal {
-    /* Barriers of the world so far, and collectives so far per channel (this PE only). */
-    symm_dev_line_t bar_epoch;
-    symm_dev_line_t coll_epoch[SYMM_DEV_CHANNELS];
-    /* bar[src]: the barrier epoch PE src reached. */
-    unsigned long long bar[SYMM_DEV_MAX_PES];
-    /* ready[ch][src]: PE src entered collective epoch (its buffers are ready); done[ch][src]:
-     * PE src delivered its part of that collective to this PE. */
+    /* The teams this PE belongs to, by handle (open addressing from a hash of the handle);
+     * written by the host when a team is created or destroyed, read by kernels. */
+    symm_dev_team_t teams[SYMM_DEV_TEAM_TABLE];
+    /* Barriers and block-scope collectives so far, per team slot; collectives so far per
+     * channel of the stream kernels (world). This PE only. */
+    unsigned long long bar_epoch[SYMM_DEV_TEAMS];
+    unsigned long long coll_epoch[SYMM_DEV_TEAMS];
+    symm_dev_line_t chan_epoch[SYMM_DEV_CHANNELS];
+    /* bar[slot][i]: the barrier epoch team member i reached. tready/tdone: as ready/done for
+     * the block-scope collectives of the team in that slot, by member index. */
+    unsigned long long bar[SYMM_DEV_TEAMS][SYMM_DEV_MAX_PES];
+    unsigned long long tready[SYMM_DEV_TEAMS][SYMM_DEV_MAX_PES];
+    unsigned long long tdone[SYMM_DEV_TEAMS][SYMM_DEV_MAX_PES];
+    /* Stream kernels: ready[ch][src]: PE src entered collective epoch (its buffers are ready);
+     * done[ch][src]: PE src delivered its part of that collective to this PE. */
     unsigned long long ready[SYMM_DEV_CHANNELS][SYMM_DEV_MAX_PES];
     unsigned long long done[SYMM_DEV_CHANNELS][SYMM_DEV_MAX_PES];
     /* Small collectives: peers push their parts here, into buffer (epoch & 1); the second half
-     * of a buffer is this PE's staging. Block-scope collectives count epochs in coll_epoch[0];
-     * the library's stream kernels, whose many blocks cannot share a device counter, take
-     * theirs from the host (one count per PE, the same on every PE) and use stream_scratch. */
+     * of a buffer is this PE's staging. scratch: the world's block-scope collectives;
+     * stream_scratch: the library's stream kernels, whose many blocks cannot share a device
+     * counter and take their epochs from the host (one count per PE, the same on every PE);
+     * team_scratch[slot]: the block-scope collectives of the other teams. */
     char scratch[2][SYMM_DEV_SCRATCH] __attribute__((aligned(256)));
     char stream_scratch[2][SYMM_DEV_SCRATCH] __attribute__((aligned(256)));
+    char team_scratch[SYMM_DEV_TEAMS][2][SYMM_DEV_TEAM_SCRATCH] __attribute__((aligned(256)));
 } symm_dev_internal_t;
 
 #ifdef __cplusplus

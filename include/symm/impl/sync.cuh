@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * Device signals, point-to-point waits, fence, quiet and the world barrier.
+ * Device signals, point-to-point waits, fence, quiet and the team barriers.
  *
  * put_signal: the data stores, then (after the group's barrier for warp and block forms) one
  * release operation on the peer's signal word: a PE that acquires the signal sees the data.
  * Waits spin on acquire loads of the local object.
  *
- * Barrier: each PE keeps the number of barriers it passed (bar_epoch, in its own internal
- * part) and, at epoch e, stores e into word [me] of every PE's bar[] array and waits until
- * every word of its own array is at least e. One store per peer and one NVLink latency per
- * barrier; a PE already in the next barrier only moves its word further. The store is a
- * release (barrier_all completes the caller's puts, as quiet does); sync_all's is relaxed.
- * Called by one thread (or the one warp or block of the _warp and _block forms) per PE.
+ * Barrier: each PE keeps the number of barriers it passed per team (bar_epoch[slot], in its
+ * own internal part) and, at epoch e, stores e into word [me] of every member's bar[slot]
+ * array and waits until the words of every member in its own array are at least e. One store
+ * per peer and one NVLink latency per barrier; a PE already in the next barrier only moves its
+ * word further. The store is a release (a barrier completes the caller's puts, as quiet
+ * does); a sync's is relaxed. Called by one thread (or the one warp or block of the _warp and
+ * _block forms) per member.
  */
 #ifndef SYMM_IMPL_SYNC_CUH
 #define SYMM_IMPL_SYNC_CUH
@@ -193,19 +194,20 @@ SYMM_DEV size_t symm_dev_wait_some(const char *call, T *ivars, size_t n, size_t 
     return k;
 }
 
-/* ---- Barrier ------------------------------------------------------------------------------ */
-template <int S> SYMM_DEV void symm_dev_barrier(bool quiet)
+/* ---- Barrier ------------------------------------------------------------------------------
+ * Team t (the world: symm_dev_world(0)); called by one thread, warp or block per member. */
+template <int S> SYMM_DEV void symm_dev_team_barrier(const symm_dev_tv_t &t, bool quiet)
 {
     __shared__ unsigned long long epoch_sh;
     const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
-    const int me = symm_dev_c.my_pe, n = symm_dev_c.n_pes;
-    symm_dev_internal_t *mine = symm_dev_internal(me);
+    symm_dev_internal_t *mine = symm_dev_internal(symm_dev_c.my_pe);
+    volatile unsigned long long *count = &mine->bar_epoch[t.slot];
     unsigned long long e = 0;
 
     symm_dev_sync<S>();
     if (tid == 0) {
-        e = *(volatile unsigned long long *)&mine->bar_epoch.v + 1;
-        *(volatile unsigned long long *)&mine->bar_epoch.v = e;
+        e = *count + 1;
+        *count = e;
     }
     if (S == SYMM_WARP) {
         e = __shfl_sync(0xffffffffu, e, 0);
@@ -218,20 +220,25 @@ template <int S> SYMM_DEV void symm_dev_barrier(bool quiet)
     /* One thread storing to every PE fences once; group lanes each release their own store. */
     if (quiet && S == SYMM_THREAD)
         symm_dev_fence_release_sys();
-    for (int pe = (int)tid; pe < n; pe += (int)nth) {
-        unsigned long long *w = &symm_dev_internal(pe)->bar[me];
+    for (int i = (int)tid; i < t.size; i += (int)nth) {
+        unsigned long long *w = &symm_dev_internal(symm_dev_member(t, i))->bar[t.slot][t.me];
         if (quiet && S != SYMM_THREAD)
             symm_dev_st_release(w, e);
         else
             symm_dev_st_relaxed(w, e);
     }
-    for (int pe = (int)tid; pe < n; pe += (int)nth)
-        while (symm_dev_ld_acquire(&mine->bar[pe]) < e)
+    for (int i = (int)tid; i < t.size; i += (int)nth)
+        while (symm_dev_ld_acquire(&mine->bar[t.slot][i]) < e)
             ;
     if (S == SYMM_BLOCK)
         __syncthreads();
     else
         symm_dev_sync<S>();
+}
+
+template <int S> SYMM_DEV void symm_dev_barrier(bool quiet)
+{
+    symm_dev_team_barrier<S>(symm_dev_world(0), quiet);
 }
 
 #endif
