@@ -30,8 +30,11 @@
  * collective on the host (barrier, collectives) must be enqueued by every PE in the same
  * order; their results are ready when the stream reaches the following work. quiet_on_stream
  * completes the stream's earlier puts: every put a kernel or copy earlier on the stream made
- * is complete when that work finishes, so it enqueues nothing. Collectives run on the world
- * team (SHMEM_TEAM_WORLD, or SHMEM_TEAM_SHARED when every PE shares this node) so far.
+ * is complete when that work finishes, so it enqueues nothing. Collectives on stream run on
+ * any team whose members all enqueue them: on the world (SHMEM_TEAM_WORLD, or
+ * SHMEM_TEAM_SHARED) they spread over several blocks and are one sequence; on a split team
+ * they run as the team's block-scope collective (device.cuh), in one sequence with the team's
+ * collectives in kernels.
  */
 #ifndef SHMEMX_GPU_H
 #define SHMEMX_GPU_H
@@ -78,6 +81,9 @@ void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
 void shmemx_quiet_on_stream(struct CUstream_st *stream);
 void shmemx_barrier_all_on_stream(struct CUstream_st *stream);
 void shmemx_sync_all_on_stream(struct CUstream_st *stream);
+/* The barrier (completes the stream's earlier puts, as barrier_all) and sync of a team. */
+void shmemx_barrier_on_stream(shmem_team_t team, struct CUstream_st *stream);
+void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream);
 
 /* Collectives on stream: as shmem_alltoallmem, shmem_fcollectmem, shmem_broadcastmem and the
  * typed reductions of shmem.h (nelems in bytes for the mem forms); source and dest in the

@@ -55,54 +55,66 @@ extern "C" __global__ void symm_k_signal_wait(unsigned long long *sig, int cmp,
         symm_dev_wait("shmemx_signal_wait_until_on_stream", sig, cmp, value);
 }
 
-/* One warp. */
-extern "C" __global__ void symm_k_barrier(int quiet)
+/* One warp: a barrier (quiet) or sync of team tv. */
+extern "C" __global__ void symm_k_barrier(int quiet, symm_dev_tv_t tv)
 {
-    symm_dev_barrier<SYMM_WARP>(quiet != 0);
+    symm_dev_team_barrier<SYMM_WARP>(tv, quiet != 0);
 }
 
-/* Collectives: `ll` is the stream epoch of the small protocol (this kernel's blocks split its
- * pairs), or 0 for the large protocol (block b is channel b). */
+/* Collectives. The world (tv.slot 0): `ll` is the stream epoch of the small protocol (this
+ * kernel's blocks split its pairs), or 0 for the large protocol (block b is channel b). A split
+ * team (tv.slot > 1): one block runs the block-scope collective of the team's slot. */
 extern "C" __global__ void __launch_bounds__(1024)
-    symm_k_alltoall(void *dest, const void *src, size_t nbytes, unsigned long long ll)
+    symm_k_alltoall(void *dest, const void *src, size_t nbytes, unsigned long long ll,
+                    symm_dev_tv_t tv)
 {
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_ALLTOALL, dest, src, nbytes, 0, ll);
-    else
+    else if (tv.slot == 0)
         symm_dev_exchange<true>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, blockIdx.x,
                                 gridDim.x);
+    else
+        symm_dev_exchange<true>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
-    symm_k_fcollect(void *dest, const void *src, size_t nbytes, unsigned long long ll)
+    symm_k_fcollect(void *dest, const void *src, size_t nbytes, unsigned long long ll,
+                    symm_dev_tv_t tv)
 {
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, ll);
-    else
+    else if (tv.slot == 0)
         symm_dev_exchange<false>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, blockIdx.x,
                                  gridDim.x);
+    else
+        symm_dev_exchange<false>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
-    symm_k_broadcast(void *dest, const void *src, size_t nbytes, int root, unsigned long long ll)
+    symm_k_broadcast(void *dest, const void *src, size_t nbytes, int root, unsigned long long ll,
+                     symm_dev_tv_t tv)
 {
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root, ll);
-    else
+    else if (tv.slot == 0)
         symm_dev_broadcast(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, root, blockIdx.x,
                            gridDim.x);
+    else
+        symm_dev_broadcast(symm_dev_cc_block(tv), dest, src, nbytes, root, 0, 1);
 }
 
 /* symm_k_reduce_KIND_OP for every kind (element type by size, sign and float) and operator. */
 #define SYMM_K_REDUCE(KIND, T, OPN, OP)                                                          \
     extern "C" __global__ void __launch_bounds__(1024) symm_k_reduce_##KIND##_##OPN(            \
-        T *dest, const T *src, size_t n, unsigned long long ll)                                 \
+        T *dest, const T *src, size_t n, unsigned long long ll, symm_dev_tv_t tv)               \
     {                                                                                           \
         if (ll)                                                                                 \
             symm_dev_ll_stream<OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), 0, ll);       \
-        else                                                                                    \
+        else if (tv.slot == 0)                                                                  \
             symm_dev_reduce<OP, T>(symm_dev_cc_channel(blockIdx.x), dest, src, n, blockIdx.x,   \
                                    gridDim.x);                                                  \
+        else                                                                                    \
+            symm_dev_reduce<OP, T>(symm_dev_cc_block(tv), dest, src, n, 0, 1);                  \
     }
 #define SYMM_K_REDUCE_ARITH(KIND, T)                                                             \
     SYMM_K_REDUCE(KIND, T, sum, SYMM_OP_SUM)                                                    \

@@ -50,15 +50,11 @@ static void check_signal(const char *call, const uint64_t *sig_addr, int sig_op)
                    SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
 }
 
-/* World-sized teams only, so far. */
-static void check_team(const char *call, shmem_team_t team)
+/* The device's view of team t. */
+static symm_dev_tv_t team_view(const symm_team_t *t)
 {
-    symm_team_t *t = symm_team_get(team, call);
-
-    if (t->size != symm_g.n_pes)
-        symm_fatal("%s(team=%s): the team has %d of the %d PEs; collectives on stream run on "
-                   "SHMEM_TEAM_WORLD so far", call, t->name ? t->name : "?", t->size,
-                   symm_g.n_pes);
+    return (symm_dev_tv_t){.slot = t->slot, .start = t->start, .stride = t->stride,
+                           .size = t->size, .me = t->me};
 }
 
 /* ---- RMA ------------------------------------------------------------------------------------ */
@@ -161,28 +157,43 @@ SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
     symm_gpu_need("shmemx_quiet_on_stream");
 }
 
-static void barrier(const char *call, int quiet, CUstream s)
+static void barrier(const char *call, shmem_team_t team, int quiet, CUstream s)
 {
+    symm_check_init(call);
     symm_gpu_start(call);
-    void *args[] = {&quiet};
+    symm_dev_tv_t tv = team_view(symm_team_get(team, call));
+    void *args[] = {&quiet, &tv};
     launch(call, symm_gpu_g.k_barrier, 1, 32, s, args);
 }
 
 SYMM_EXPORT void shmemx_barrier_all_on_stream(struct CUstream_st *stream)
 {
-    barrier("shmemx_barrier_all_on_stream", 1, stream);
+    barrier("shmemx_barrier_all_on_stream", SHMEM_TEAM_WORLD, 1, stream);
 }
 
 SYMM_EXPORT void shmemx_sync_all_on_stream(struct CUstream_st *stream)
 {
-    barrier("shmemx_sync_all_on_stream", 0, stream);
+    barrier("shmemx_sync_all_on_stream", SHMEM_TEAM_WORLD, 0, stream);
+}
+
+SYMM_EXPORT void shmemx_barrier_on_stream(shmem_team_t team, struct CUstream_st *stream)
+{
+    barrier("shmemx_barrier_on_stream", team, 1, stream);
+}
+
+SYMM_EXPORT void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream)
+{
+    barrier("shmemx_team_sync_on_stream", team, 0, stream);
 }
 
 /* ---- Collectives ------------------------------------------------------------------------------
- * Small data (every PE's part fits the LL buffer, as symm_dev_ll_fits decides on the device):
- * the LL protocol, its epoch counted here (every PE enqueues the same collectives in the same
- * order), one block of LL_THREADS per LL_PAIRS pairs so that more SMs push at once. Large
- * data: one channel (block) per CHANNEL_BYTES received, at most SYMM_DEV_CHANNELS. */
+ * The world (SHMEM_TEAM_WORLD, or SHMEM_TEAM_SHARED: the same PEs): small data (every PE's part
+ * fits the LL buffer, as symm_dev_ll_fits decides on the device) takes the LL protocol, its
+ * epoch counted here (every PE enqueues the same collectives in the same order), one block of
+ * LL_THREADS per LL_PAIRS pairs so that more SMs push at once; large data one channel (block)
+ * per CHANNEL_BYTES received, at most SYMM_DEV_CHANNELS. A split team: one block of 1024
+ * threads runs the team's block-scope collective (in sequence with the team's collectives in
+ * kernels). */
 #define LL_THREADS 256
 #define LL_PAIRS 512
 
@@ -190,44 +201,53 @@ typedef struct launch_shape {
     unsigned grid;
     unsigned block;
     unsigned long long ll; /* the kernel's `ll` argument */
+    symm_dev_tv_t tv;      /* the kernel's `tv` argument */
 } launch_shape_t;
 
-static launch_shape_t shape(size_t part, size_t received)
+static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
 {
     size_t words = (part + 3) / 4, pairs, g;
+    const symm_dev_tv_t world = {.slot = 0, .start = 0, .stride = 1, .size = symm_g.n_pes,
+                                 .me = symm_g.my_pe};
 
+    if (t != &symm_team_world && t != &symm_team_shared)
+        return (launch_shape_t){.grid = 1, .block = 1024, .ll = 0, .tv = team_view(t)};
     words = words < 2 ? 2 : (words + 1) & ~(size_t)1;
     pairs = words / 2 * symm_g.n_pes;
     if ((size_t)symm_g.n_pes * words * 8 <= SYMM_DEV_SCRATCH / 2) {
         g = (pairs + LL_PAIRS - 1) / LL_PAIRS;
         return (launch_shape_t){.grid = g > SYMM_DEV_CHANNELS ? SYMM_DEV_CHANNELS : (unsigned)g,
                                 .block = LL_THREADS,
-                                .ll = ++symm_gpu_g.ll_epoch};
+                                .ll = ++symm_gpu_g.ll_epoch,
+                                .tv = world};
     }
     g = received / CHANNEL_BYTES;
     return (launch_shape_t){.grid = g < 1 ? 1 : g > SYMM_DEV_CHANNELS ? SYMM_DEV_CHANNELS
                                                                        : (unsigned)g,
                             .block = 1024,
-                            .ll = 0};
+                            .ll = 0,
+                            .tv = world};
 }
 
-static void start_coll(const char *call, shmem_team_t team)
+static symm_team_t *start_coll(const char *call, shmem_team_t team)
 {
     symm_check_init(call);
     symm_gpu_start(call);
-    check_team(call, team);
+    return symm_team_get(team, call);
 }
 
-static int exchange(const char *call, CUfunction f, void *dest, const void *source, size_t nbytes,
-                    size_t src_bytes, CUstream s)
+/* alltoall (src_parts: the team's size) and fcollect (1). */
+static int exchange(const char *call, shmem_team_t team, CUfunction f, void *dest,
+                    const void *source, size_t nbytes, int alltoall, CUstream s)
 {
-    size_t recv = nbytes * symm_g.n_pes;
+    const symm_team_t *t = start_coll(call, team);
+    size_t recv = nbytes * t->size;
     launch_shape_t sh;
 
     check_dev(call, "dest", dest, recv);
-    check_dev(call, "source", source, src_bytes);
-    sh = shape(nbytes, recv);
-    void *args[] = {&dest, &source, &nbytes, &sh.ll};
+    check_dev(call, "source", source, alltoall ? recv : nbytes);
+    sh = shape(t, nbytes, recv);
+    void *args[] = {&dest, &source, &nbytes, &sh.ll, &sh.tv};
     launch(call, f, sh.grid, sh.block, s, args);
     return 0;
 }
@@ -235,20 +255,15 @@ static int exchange(const char *call, CUfunction f, void *dest, const void *sour
 SYMM_EXPORT int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                              size_t nelems, struct CUstream_st *stream)
 {
-    const char *call = "shmemx_alltoallmem_on_stream";
-
-    start_coll(call, team);
-    return exchange(call, symm_gpu_g.k_alltoall, dest, source, nelems, nelems * symm_g.n_pes,
-                    stream);
+    return exchange("shmemx_alltoallmem_on_stream", team, symm_gpu_g.k_alltoall, dest, source,
+                    nelems, 1, stream);
 }
 
 SYMM_EXPORT int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                              size_t nelems, struct CUstream_st *stream)
 {
-    const char *call = "shmemx_fcollectmem_on_stream";
-
-    start_coll(call, team);
-    return exchange(call, symm_gpu_g.k_fcollect, dest, source, nelems, nelems, stream);
+    return exchange("shmemx_fcollectmem_on_stream", team, symm_gpu_g.k_fcollect, dest, source,
+                    nelems, 0, stream);
 }
 
 SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
@@ -256,15 +271,15 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
                                               struct CUstream_st *stream)
 {
     const char *call = "shmemx_broadcastmem_on_stream";
+    const symm_team_t *t = start_coll(call, team);
 
-    start_coll(call, team);
-    if ((unsigned)PE_root >= (unsigned)symm_g.n_pes)
+    if ((unsigned)PE_root >= (unsigned)t->size)
         symm_fatal("%s(PE_root=%d): the root is out of range (the team has %d PEs, 0..%d)", call,
-                   PE_root, symm_g.n_pes, symm_g.n_pes - 1);
+                   PE_root, t->size, t->size - 1);
     check_dev(call, "dest", dest, nelems);
     check_dev(call, "source", source, nelems);
-    launch_shape_t sh = shape(nelems, nelems);
-    void *args[] = {&dest, &source, &nelems, &PE_root, &sh.ll};
+    launch_shape_t sh = shape(t, nelems, nelems);
+    void *args[] = {&dest, &source, &nelems, &PE_root, &sh.ll, &sh.tv};
     launch(call, symm_gpu_g.k_broadcast, sh.grid, sh.block, stream, args);
     return 0;
 }
@@ -287,10 +302,10 @@ static int kind_of(size_t size, int is_signed, int is_float)
 static int reduce(const char *call, shmem_team_t team, void *dest, const void *source,
                   size_t nreduce, size_t size, int kind, int op, CUstream s)
 {
-    size_t nbytes = nreduce * size, recv = nbytes * symm_g.n_pes;
+    const symm_team_t *t = start_coll(call, team);
+    size_t nbytes = nreduce * size, recv = nbytes * t->size;
     CUfunction *f;
 
-    start_coll(call, team);
     check_dev(call, "dest", dest, nbytes);
     check_dev(call, "source", source, nbytes);
     f = &symm_gpu_g.k_reduce[kind][op];
@@ -299,8 +314,8 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
         snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);
         SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_gpu_g.module, name));
     }
-    launch_shape_t sh = shape(nbytes, recv);
-    void *args[] = {&dest, &source, &nreduce, &sh.ll};
+    launch_shape_t sh = shape(t, nbytes, recv);
+    void *args[] = {&dest, &source, &nreduce, &sh.ll, &sh.tv};
     launch(call, *f, sh.grid, sh.block, s, args);
     return 0;
 }

@@ -4,9 +4,10 @@
  * Teams on the device: shmem_team_my_pe, _n_pes and _translate_pe in a kernel against the
  * host's answers; team barriers and syncs (thread, warp, block) with data checks; block-scope
  * collectives (fcollect, alltoall, broadcast, int sum and max) on split teams at sizes of both
- * protocols; two teams' collectives at once in two blocks of one kernel; a team destroyed and
- * split again (the reused slot must start clean); a PE outside a team holds
- * SHMEM_TEAM_INVALID, for which the queries return -1.
+ * protocols, and the same on a stream (shmemx_*_on_stream, shmemx_barrier_on_stream,
+ * shmemx_team_sync_on_stream); two teams' collectives at once in two blocks of one kernel; a
+ * team destroyed and split again (the reused slot must start clean); a PE outside a team
+ * holds SHMEM_TEAM_INVALID, for which the queries return -1.
  */
 #include "gpu_test.h"
 
@@ -128,46 +129,79 @@ __device__ static void fill(shmem_team_t team, bufs_t b, size_t nb, size_t n, in
     __syncthreads();
 }
 
-/* One round of every block collective on team, then the checks. */
-__device__ static void colls(shmem_team_t team, bufs_t b, size_t nb, int salt,
+enum { FCOLLECT, ALLTOALL, BROADCAST, REDUCE };
+
+/* The result of collective `which` in b.dest (or b.isum and b.imax) after a round of nb bytes. */
+__device__ static void check(shmem_team_t team, bufs_t b, size_t nb, int salt, int which,
                              unsigned long long *errs)
 {
     const int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
     const int root = n - 1, rootpe = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
     const size_t ni = nb / 4 ? nb / 4 : 1;
 
-    fill(team, b, nb, ni, salt);
-    shmemx_fcollectmem_block(team, b.dest, b.src, nb);
-    for (size_t i = threadIdx.x; i < nb * n; i += blockDim.x) {
-        int from = shmem_team_translate_pe(team, (int)(i / nb), SHMEM_TEAM_WORLD);
-        DEXPECT(errs, b.dest[i] == bval(from, i % nb, salt),
-                "fcollect nb %llu byte %llu: %d want %d", (unsigned long long)nb,
-                (unsigned long long)i, b.dest[i], bval(from, i % nb, salt));
-    }
-    shmemx_alltoallmem_block(team, b.dest, b.src, nb);
-    for (size_t i = threadIdx.x; i < nb * n; i += blockDim.x) {
-        int from = shmem_team_translate_pe(team, (int)(i / nb), SHMEM_TEAM_WORLD);
-        unsigned char want = bval(from, (size_t)me * nb + i % nb, salt);
-        DEXPECT(errs, b.dest[i] == want, "alltoall nb %llu byte %llu: %d want %d",
-                (unsigned long long)nb, (unsigned long long)i, b.dest[i], want);
-    }
-    shmemx_broadcastmem_block(team, b.dest, b.src, nb, root);
-    for (size_t i = threadIdx.x; i < nb; i += blockDim.x)
-        DEXPECT(errs, b.dest[i] == bval(rootpe, i, salt), "broadcast nb %llu byte %llu: %d want %d",
-                (unsigned long long)nb, (unsigned long long)i, b.dest[i], bval(rootpe, i, salt));
-    shmemx_int_sum_reduce_block(team, b.isum, b.isrc, ni);
-    shmemx_int_max_reduce_block(team, b.imax, b.isrc, ni);
-    for (size_t i = threadIdx.x; i < ni; i += blockDim.x) {
-        int s = 0, m = 0;
-        for (int j = 0; j < n; j++) {
-            int v = ival(shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD), i, salt);
-            s = (int)((unsigned)s + (unsigned)v);
-            m = j == 0 || v > m ? v : m;
+    if (which == FCOLLECT) {
+        for (size_t i = threadIdx.x; i < nb * n; i += blockDim.x) {
+            int from = shmem_team_translate_pe(team, (int)(i / nb), SHMEM_TEAM_WORLD);
+            DEXPECT(errs, b.dest[i] == bval(from, i % nb, salt),
+                    "fcollect nb %llu byte %llu: %d want %d", (unsigned long long)nb,
+                    (unsigned long long)i, b.dest[i], bval(from, i % nb, salt));
         }
-        DEXPECT(errs, b.isum[i] == s && b.imax[i] == m, "reduce n %llu index %llu: %d %d want %d %d",
-                (unsigned long long)ni, (unsigned long long)i, b.isum[i], b.imax[i], s, m);
+    } else if (which == ALLTOALL) {
+        for (size_t i = threadIdx.x; i < nb * n; i += blockDim.x) {
+            int from = shmem_team_translate_pe(team, (int)(i / nb), SHMEM_TEAM_WORLD);
+            unsigned char want = bval(from, (size_t)me * nb + i % nb, salt);
+            DEXPECT(errs, b.dest[i] == want, "alltoall nb %llu byte %llu: %d want %d",
+                    (unsigned long long)nb, (unsigned long long)i, b.dest[i], want);
+        }
+    } else if (which == BROADCAST) {
+        for (size_t i = threadIdx.x; i < nb; i += blockDim.x)
+            DEXPECT(errs, b.dest[i] == bval(rootpe, i, salt),
+                    "broadcast nb %llu byte %llu: %d want %d", (unsigned long long)nb,
+                    (unsigned long long)i, b.dest[i], bval(rootpe, i, salt));
+    } else {
+        for (size_t i = threadIdx.x; i < ni; i += blockDim.x) {
+            int s = 0, m = 0;
+            for (int j = 0; j < n; j++) {
+                int v = ival(shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD), i, salt);
+                s = (int)((unsigned)s + (unsigned)v);
+                m = j == 0 || v > m ? v : m;
+            }
+            DEXPECT(errs, b.isum[i] == s && b.imax[i] == m,
+                    "reduce n %llu index %llu: %d %d want %d %d", (unsigned long long)ni,
+                    (unsigned long long)i, b.isum[i], b.imax[i], s, m);
+        }
     }
     __syncthreads();
+}
+
+/* One round of every block collective on team, each followed by its check. */
+__device__ static void colls(shmem_team_t team, bufs_t b, size_t nb, int salt,
+                             unsigned long long *errs)
+{
+    const int n = shmem_team_n_pes(team);
+    const size_t ni = nb / 4 ? nb / 4 : 1;
+
+    fill(team, b, nb, ni, salt);
+    shmemx_fcollectmem_block(team, b.dest, b.src, nb);
+    check(team, b, nb, salt, FCOLLECT, errs);
+    shmemx_alltoallmem_block(team, b.dest, b.src, nb);
+    check(team, b, nb, salt, ALLTOALL, errs);
+    shmemx_broadcastmem_block(team, b.dest, b.src, nb, n - 1);
+    check(team, b, nb, salt, BROADCAST, errs);
+    shmemx_int_sum_reduce_block(team, b.isum, b.isrc, ni);
+    shmemx_int_max_reduce_block(team, b.imax, b.isrc, ni);
+    check(team, b, nb, salt, REDUCE, errs);
+}
+
+__global__ void fill_k(shmem_team_t team, bufs_t b, size_t nb, int salt)
+{
+    fill(team, b, nb, nb / 4 ? nb / 4 : 1, salt);
+}
+
+__global__ void check_k(shmem_team_t team, bufs_t b, size_t nb, int salt, int which,
+                        unsigned long long *errs)
+{
+    check(team, b, nb, salt, which, errs);
 }
 
 /* Block b runs rounds of collectives on teams[b] (two teams at once with two blocks). */
@@ -240,6 +274,69 @@ static void run_barriers(shmem_team_t team, const char *what)
     shmemx_free_device(rows);
 }
 
+/* The same collectives on a stream, enqueued by the host, checks on the same stream. */
+static void stream_colls(shmem_team_t team, int salt, cudaStream_t s, const char *what)
+{
+    const size_t sizes[] = {8, 1000, 5000, 40000};
+    bufs_t b = bufs_new();
+
+    for (int k = 0; k < 4 && team != SHMEM_TEAM_INVALID; k++) {
+        const size_t nb = sizes[k], ni = nb / 4 ? nb / 4 : 1;
+        const int sl = salt + k;
+        fill_k<<<1, 256, 0, s>>>(team, b, nb, sl);
+        shmemx_fcollectmem_on_stream(team, b.dest, b.src, nb, s);
+        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, FCOLLECT, gt_dev_errors);
+        shmemx_alltoallmem_on_stream(team, b.dest, b.src, nb, s);
+        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, ALLTOALL, gt_dev_errors);
+        shmemx_broadcastmem_on_stream(team, b.dest, b.src, nb, shmem_team_n_pes(team) - 1, s);
+        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, BROADCAST, gt_dev_errors);
+        shmemx_int_sum_reduce_on_stream(team, b.isum, b.isrc, ni, s);
+        shmemx_int_max_reduce_on_stream(team, b.imax, b.isrc, ni, s);
+        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, REDUCE, gt_dev_errors);
+        CUDA_CHECK(cudaGetLastError());
+    }
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    gt_collect(what);
+    bufs_free(b);
+}
+
+/* Round k: every member stores k into row[k & 1][its index] of every member from a kernel,
+ * then a team barrier on the stream (or a quiet and a team sync), then a check kernel. */
+__global__ void store_row(shmem_team_t team, int *rows, int k)
+{
+    const int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
+    for (int i = 0; i < n; i++)
+        shmem_int_p(&rows[(k & 1) * n + me], k, shmem_team_translate_pe(team, i, SHMEM_TEAM_WORLD));
+}
+
+__global__ void check_row(shmem_team_t team, const int *rows, int k, unsigned long long *errs)
+{
+    const int n = shmem_team_n_pes(team);
+    for (int i = 0; i < n; i++)
+        DEXPECT(errs, ((volatile const int *)rows)[(k & 1) * n + i] == k,
+                "stream team barrier round %d: member %d wrote %d", k, i,
+                ((volatile const int *)rows)[(k & 1) * n + i]);
+}
+
+static void stream_barriers(shmem_team_t team, cudaStream_t s, const char *what)
+{
+    int *rows = (int *)shmemx_calloc_device(2 * shmem_n_pes(), sizeof(int));
+
+    for (int k = 1; k <= 40 && team != SHMEM_TEAM_INVALID; k++) {
+        store_row<<<1, 1, 0, s>>>(team, rows, k);
+        if (k & 1) {
+            shmemx_barrier_on_stream(team, s);
+        } else {
+            shmemx_quiet_on_stream(s);
+            shmemx_team_sync_on_stream(team, s);
+        }
+        check_row<<<1, 1, 0, s>>>(team, rows, k, gt_dev_errors);
+    }
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    gt_collect(what);
+    shmemx_free_device(rows);
+}
+
 int main(void)
 {
     shmem_team_t all, last, x, y;
@@ -271,6 +368,18 @@ int main(void)
     run_colls(x, y, 10, "collectives, x and y teams at once");
     run_colls(all, SHMEM_TEAM_WORLD, 20, "collectives, team of all and the world at once");
     run_colls(last, SHMEM_TEAM_INVALID, 30, "collectives, team of the last PE");
+
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    stream_colls(all, 50, s, "collectives on stream, team of all");
+    stream_colls(x, 60, s, "collectives on stream, x team");
+    stream_colls(y, 70, s, "collectives on stream, y team");
+    stream_colls(last, 80, s, "collectives on stream, team of the last PE");
+    stream_colls(SHMEM_TEAM_SHARED, 90, s, "collectives on stream, shared team");
+    stream_barriers(all, s, "barriers on stream, team of all");
+    stream_barriers(y, s, "barriers on stream, y team");
+    stream_barriers(SHMEM_TEAM_WORLD, s, "barriers on stream, world");
+    CUDA_CHECK(cudaStreamDestroy(s));
 
     /* A new team in the slot of a destroyed one starts clean (other data: other salt). */
     shmem_team_destroy(all);

@@ -225,14 +225,6 @@ SYMM_DEV symm_dev_internal_t *symm_dev_internal(int pe)
  * may use the team). SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (one node: every PE) need no
  * lookup. A handle that is not a live team of this PE ends the kernel with a report, in every
  * build: running a collective over the wrong PEs would hang or corrupt. */
-typedef struct symm_dev_tv {
-    int slot;
-    int start;
-    int stride;
-    int size;
-    int me;
-} symm_dev_tv_t;
-
 SYMM_DEV symm_dev_tv_t symm_dev_world(int slot)
 {
     symm_dev_tv_t t = {slot, 0, 1, symm_dev_c.n_pes, symm_dev_c.my_pe};

@@ -91,6 +91,16 @@ typedef struct symm_dev_team {
     int pad;
 } symm_dev_team_t;
 
+/* A team as one call sees it: its slot and members (world PEs start + i * stride, i in
+ * [0, size)), and the caller's index. */
+typedef struct symm_dev_tv {
+    int slot;
+    int start;
+    int stride;
+    int size;
+    int me;
+} symm_dev_tv_t;
+
 typedef struct symm_dev_internal {
     /* The teams this PE belongs to, by handle (open addressing from a hash of the handle);
      * written by the host when a team is created or destroyed, read by kernels. */
