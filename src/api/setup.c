@@ -222,8 +222,8 @@ SYMM_EXPORT void shmem_ctx_fence(shmem_ctx_t ctx)
         quiet();
 }
 
-/* The barrier's first signal is a sequentially consistent store (or atomic add), which is
- * itself the full fence that quiet would add. */
+/* The barrier starts with the full fence that quiet would add (the dissemination barrier's
+ * fence before its first signal; the central barrier's atomic add). */
 SYMM_EXPORT void shmem_barrier_all(void)
 {
     symm_check_init("shmem_barrier_all");

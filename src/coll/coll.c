@@ -4,23 +4,48 @@
  * Team collectives over the flat window.
  *
  * Every collective call on a team has an epoch e (the team's count of collectives). A PE
- * entering it stores e in its slot's `posted` word; readers wait for the posted words they
- * need and then load the data straight from the writer's memory through the window.
+ * entering it stores e in its slot's `posted` word, which also says that it has finished
+ * reading everything of earlier calls; readers wait for the words they need and then load the
+ * data straight from the writer's memory through the window.
  *
- * Small data (one PE's part fits SYMM_SCRATCH) goes through scratch buffers in the team slot,
- * two per PE, used by epoch parity: a PE copies its part into scratch[e & 1], posts e, and
- * reads the others' scratch. Its source buffer is free at once, so there is no closing
- * synchronisation; before it writes scratch[e & 1] again (at e + 2) it checks that every
- * member posted e + 1, which a member does only after it finished reading at e. One
+ * Tiny parts (up to SYMM_CELL_BYTES, the rest of a cache line after a 32-bit word) travel in
+ * cells: a PE copies its part into cell[e % SYMM_CELLS] of its slot and then stores e in the
+ * cell's epoch word (release); a reader waits for that word (acquire) and copies the part out
+ * of the same line. The reader's poll brings the data with the flag: one cache-line transfer
+ * per member read, where a separate flag and buffer cost two. Before a PE writes a cell again
+ * (at e + SYMM_CELLS) every member must have posted e + 1. The least `posted` value seen on
+ * the members is cached per slot, so the members' words are read again only when that value
+ * is too old for the cell about to be written (about once in SYMM_CELLS calls), not in every
+ * call.
+ *
+ * Small parts (up to SYMM_SCRATCH) go through scratch buffers in the team slot, two per PE,
+ * used by epoch parity: a PE copies its part into scratch[e & 1], posts e, and reads the
+ * others' scratch. Its source buffer is free at once, so there is no closing synchronisation;
+ * before it writes scratch[e & 1] again (at e + 2) every member must have posted e + 1. One
  * synchronisation per call, no barrier.
  *
+ * With more PEs than CPUs a wait costs a context switch. Gathers and reductions of small
+ * parts publish their part and then meet in one team barrier (each PE woken once) instead of
+ * waiting for each member in turn; after it every member has posted e. Every PE records the
+ * CPU it entered the call on, and a PE that waits for a member last seen on its own CPU
+ * yields at once instead of spinning: the member needs this CPU to get on.
+ *
  * Large data is read from the users' own buffers, so a call ends when every member has posted
- * `done` (nobody reads its buffers any more). A large reduction is split: member i combines
- * slice i of every source, in team order, and the others copy the finished slices; every
- * element is combined in the same order on one PE, so all PEs get bit-identical results.
+ * `done` (nobody reads its buffers any more). A large reduction is split into one slice per
+ * worker: every member when each PE has a CPU of its own, one per CPU when PEs outnumber CPUs.
+ * A worker combines its slice of every source, in team order, a block at a time in a private
+ * buffer, and stores the finished block into every member's dest, so one synchronisation (the
+ * workers' `done`, or a team barrier when PEs outnumber CPUs) ends the call. Every element is
+ * combined in the same order by one PE, so all PEs get bit-identical results. Copies that move
+ * more than a core's L2 cache holds use streaming stores.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "coll/coll.h"
 
@@ -31,6 +56,7 @@ typedef struct coll {
     const char *call;
     uint32_t e;
     int par;
+    int cpu; /* with more PEs than CPUs: the CPU this PE runs on */
 } coll_t;
 
 static uint64_t name_hash(const char *s)
@@ -53,12 +79,37 @@ static char *remote(const coll_t *c, const void *addr, size_t len, int i)
     return symm_xlate_checked(c->call, addr, len, symm_team_pe(c->t, i));
 }
 
+/* The least epoch every member of the team in slot s is known to have posted (this PE's copy;
+ * a new team on the slot starts it at its base epoch). */
+static uint32_t posted_seen[SYMM_TEAM_SLOTS];
+
+void symm_coll_slot_init(int slot, uint32_t base)
+{
+    posted_seen[slot] = base;
+}
+
+/* Wakes every other member that sleeps watching w (after a full fence that follows the store
+ * to w). */
+static void wake_members(const coll_t *c, const void *w)
+{
+    for (int i = 0; i < c->t->size; i++)
+        if (i != c->t->me)
+            symm_wake(symm_team_pe(c->t, i), w, sizeof(uint32_t));
+}
+
 static void post(const coll_t *c, _Atomic uint32_t *w)
 {
     atomic_store_explicit(w, c->e, memory_order_seq_cst);
-    for (int i = 0; i < c->t->size; i++)
-        if (i != c->t->me)
-            symm_wake(symm_team_pe(c->t, i), w, sizeof(*w));
+    wake_members(c, w);
+}
+
+/* Small gathers and reductions with more PEs than CPUs meet in a team barrier right after
+ * they post, and read nothing before it. Nobody waits for what they post: a member waits only
+ * for values of the call it is in, and gets past this call's barrier only after this PE has
+ * arrived. So they post without the wake checks, and the barrier's arrival is their fence. */
+static int posts_then_meets(size_t part)
+{
+    return symm_g.oversubscribed && part <= SYMM_SCRATCH;
 }
 
 #define WORD(c, i, field) (&slot_of(c, i)->field.v)
@@ -82,9 +133,22 @@ static void check_args(const coll_t *c, int i)
                    m->args[p].op != o->args[p].op ? " in another collective" : "");
 }
 
+/* Waits until member i raises its word w to `target`. With more PEs than CPUs, a member that
+ * last ran on this PE's CPU needs this CPU to get there, so the wait yields at once. */
+static void wait_word(const coll_t *c, int i, _Atomic uint32_t *w, uint32_t target)
+{
+    if ((int32_t)(atomic_load_explicit(w, memory_order_acquire) - target) >= 0)
+        return;
+    if (symm_g.oversubscribed &&
+        (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) == c->cpu)
+        symm_wait_reach_yielding(w, target);
+    else
+        symm_wait_reach(w, target);
+}
+
 static void wait_member(const coll_t *c, int i)
 {
-    symm_wait_reach(WORD(c, i, posted), c->e);
+    wait_word(c, i, WORD(c, i, posted), c->e);
 }
 
 /* Under SHMEM_DEBUG every call starts by comparing all members' arguments, before an
@@ -96,7 +160,7 @@ static void check_all_args(const coll_t *c)
     for (int i = 0; i < c->t->size; i++) {
         if (i == c->t->me)
             continue;
-        symm_wait_reach(WORD(c, i, argued), c->e);
+        wait_word(c, i, WORD(c, i, argued), c->e);
         check_args(c, i);
     }
 }
@@ -106,14 +170,114 @@ static void wait_all(const coll_t *c, int field_done, uint32_t e)
     for (int i = 0; i < c->t->size; i++) {
         if (i == c->t->me)
             continue;
-        symm_wait_reach(field_done ? WORD(c, i, done) : WORD(c, i, posted), e);
+        wait_word(c, i, field_done ? WORD(c, i, done) : WORD(c, i, posted), e);
     }
+}
+
+/* Every member has posted epoch e (learnt from a barrier, or by waiting for each). */
+static void saw_all(const coll_t *c, uint32_t e)
+{
+    uint32_t *seen = &posted_seen[c->t->slot];
+
+    if ((int32_t)(e - *seen) > 0)
+        *seen = e;
+}
+
+/* Waits until every member has posted at least `need`, that is, has finished reading what
+ * this PE published before epoch need. The members' words are read only when the least value
+ * seen so far is older; the least value read then usually covers many later calls. */
+static void guard(const coll_t *c, uint32_t need)
+{
+    uint32_t lo = c->e;
+
+    if ((int32_t)(posted_seen[c->t->slot] - need) >= 0)
+        return;
+    for (int i = 0; i < c->t->size; i++) {
+        _Atomic uint32_t *w = WORD(c, i, posted);
+        uint32_t v;
+        if (i == c->t->me)
+            continue;
+        wait_word(c, i, w, need);
+        v = atomic_load_explicit(w, memory_order_acquire);
+        if ((int32_t)(v - lo) < 0)
+            lo = v;
+    }
+    saw_all(c, lo);
 }
 
 /* Before scratch[e & 1] is written again: every member finished reading it at e - 2. */
 static void scratch_guard(const coll_t *c)
 {
-    wait_all(c, 0, c->e - 1);
+    guard(c, c->e - 1);
+}
+
+typedef struct symm_cell cell_t;
+
+static cell_t *cell_of(const coll_t *c, int i)
+{
+    return &slot_of(c, i)->cell[c->e % SYMM_CELLS];
+}
+
+/* Posts this call with this PE's part in its cell: the part, then the cell's epoch (release),
+ * then `posted`, whose sequentially consistent store is the fence both wake checks need
+ * (`meets`: posts_then_meets, no wake checks). */
+static void cell_post(const coll_t *c, const void *part, size_t nb, int meets)
+{
+    cell_t *mine = cell_of(c, c->t->me);
+
+    guard(c, c->e - SYMM_CELLS + 1);
+    memcpy(mine->data, part, nb);
+    atomic_store_explicit(&mine->epoch, c->e, memory_order_release);
+    if (meets) {
+        atomic_store_explicit(WORD(c, c->t->me, posted), c->e, memory_order_release);
+        return;
+    }
+    post(c, WORD(c, c->t->me, posted));
+    wake_members(c, &mine->epoch);
+}
+
+/* Member i's part of this call, once its cell holds it. */
+static const unsigned char *cell_wait(const coll_t *c, int i)
+{
+    cell_t *cell = cell_of(c, i);
+
+    wait_word(c, i, &cell->epoch, c->e);
+    return cell->data;
+}
+
+/* Publishes this PE's part of a gather or reduction of small parts, in its cell or in its
+ * scratch buffer; `meets`: the call meets in a barrier next (posts_then_meets). */
+static void publish(const coll_t *c, const void *part, size_t nb, int meets)
+{
+    _Atomic uint32_t *posted = WORD(c, c->t->me, posted);
+
+    if (nb <= SYMM_CELL_BYTES) {
+        cell_post(c, part, nb, meets);
+        return;
+    }
+    scratch_guard(c);
+    memcpy(slot_of(c, c->t->me)->scratch[c->par], part, nb);
+    if (meets)
+        atomic_store_explicit(posted, c->e, memory_order_release);
+    else
+        post(c, posted);
+}
+
+/* The barrier of a call that posts_then_meets: after it every member has posted this call. */
+static void meet(const coll_t *c)
+{
+    symm_team_meet(c->t);
+    saw_all(c, c->e);
+}
+
+/* Member i's part as publish() left it, once it is there. */
+static const char *published(const coll_t *c, int i, size_t nb)
+{
+    if (nb <= SYMM_CELL_BYTES)
+        return (const char *)cell_wait(c, i);
+    if (i != c->t->me)
+        wait_member(c, i);
+    return slot_of(c, i)->scratch[c->par];
 }
 
 /* Ends a large-data call: nobody reads this PE's buffers after it returns. */
@@ -135,6 +299,12 @@ static void begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op, u
         symm_g.epoch_hwm = c->e;
     c->par = c->e & 1;
     mine = slot_of(c, c->t->me);
+    c->cpu = -1;
+    if (symm_g.oversubscribed) {
+        c->cpu = sched_getcpu();
+        if (atomic_load_explicit(&mine->cpu.v, memory_order_relaxed) != (uint32_t)c->cpu)
+            atomic_store_explicit(&mine->cpu.v, (uint32_t)c->cpu, memory_order_relaxed);
+    }
     mine->args[c->par].op = op;
     mine->args[c->par].nelems = nelems;
     mine->args[c->par].root = root;
@@ -167,6 +337,62 @@ static size_t bytes(const char *call, size_t n, size_t size)
     return b;
 }
 
+/* ---- copies of large data ------------------------------------------------------------------
+ * A call that reads and writes more than a core's L2 cache holds cannot keep its destination
+ * there: every line would be read in for ownership, then written back, on its way out to L3.
+ * Streaming (non-temporal) stores write such a destination straight out in full lines,
+ * without reading it first; smaller calls copy normally and leave their result in the cache. */
+static size_t l2_bytes(void)
+{
+    static size_t l2;
+
+    if (!l2) {
+        long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        l2 = v > 0 ? (size_t)v : (size_t)1 << 20;
+    }
+    return l2;
+}
+
+/* Whether a call that moves `moved` bytes through this PE's core (read plus written) streams. */
+static int streams(size_t moved)
+{
+    return moved > l2_bytes();
+}
+
+static void copy(void *dest, const void *src, size_t n, int stream)
+{
+#if defined(__x86_64__)
+    char *d = dest;
+    const char *s = src;
+    size_t head = (size_t)-(uintptr_t)d & 15;
+
+    if (!stream || n < 4096) {
+        memcpy(dest, src, n);
+        return;
+    }
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + 32));
+        __m128i f = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, a);
+        _mm_stream_si128((__m128i *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(d + 32), e);
+        _mm_stream_si128((__m128i *)(d + 48), f);
+    }
+    memcpy(d, s, n);
+    /* Streaming stores are weakly ordered: visible before anything published after. */
+    _mm_sfence();
+#else
+    (void)stream;
+    memcpy(dest, src, n);
+#endif
+}
+
 /* ---- broadcast ---------------------------------------------------------------------------- */
 static void broadcast_body(shmem_team_t team, const char *call, void *dest,
                            const void *source, size_t nb, size_t es, int root)
@@ -180,28 +406,27 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     if (dest != source)
         check_disjoint(call, dest, nb, source, nb);
     begin(&c, team, call, OP_BCAST, nb / es, root, 0);
-    if (t->me == root) {
-        if (nb <= SYMM_SCRATCH) {
-            scratch_guard(&c);
-            memcpy(slot_of(&c, t->me)->scratch[c.par], source, nb);
-            post(&c, WORD(&c, t->me, posted));
+    if (nb <= SYMM_SCRATCH) {
+        if (t->me == root) {
+            publish(&c, source, nb, 0);
+            if (dest != source)
+                memcpy(dest, source, nb);
         } else {
             post(&c, WORD(&c, t->me, posted));
+            memcpy(dest, published(&c, root, nb), nb);
         }
-        if (dest != source)
-            memcpy(dest, source, nb);
-        if (nb > SYMM_SCRATCH)
-            wait_all(&c, 1, c.e);
         return;
     }
     post(&c, WORD(&c, t->me, posted));
-    wait_member(&c, root);
-    if (nb <= SYMM_SCRATCH) {
-        memcpy(dest, slot_of(&c, root)->scratch[c.par], nb);
-    } else {
-        memcpy(dest, remote(&c, source, nb, root), nb);
-        post(&c, WORD(&c, t->me, done));
+    if (t->me == root) {
+        if (dest != source)
+            copy(dest, source, nb, streams(2 * nb));
+        wait_all(&c, 1, c.e);
+        return;
     }
+    wait_member(&c, root);
+    copy(dest, remote(&c, source, nb, root), nb, streams(2 * nb));
+    post(&c, WORD(&c, t->me, done));
 }
 
 static void broadcast(shmem_team_t team, const char *call, void *dest, const void *source,
@@ -218,29 +443,33 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     coll_t c;
     symm_team_t *t;
     int n, me;
-    int small = part <= SYMM_SCRATCH;
+    int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream;
 
     begin(&c, team, call, op, nb / es, 0, 0);
     t = c.t;
     n = t->size;
     me = t->me;
     check_disjoint(call, dest, nb * n, source, part);
-    if (small) {
-        scratch_guard(&c);
-        memcpy(slot_of(&c, me)->scratch[c.par], source, part);
-    }
-    post(&c, WORD(&c, me, posted));
-    memcpy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb);
+    stream = !small && streams(2 * nb * n);
+    if (small)
+        publish(&c, source, part, meets);
+    else
+        post(&c, WORD(&c, me, posted));
+    copy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream);
     /* With more PEs than CPUs, one barrier (each PE woken once) beats waiting for each member
      * in turn (a wake-up per member). */
-    if (small && symm_g.oversubscribed)
-        symm_team_barrier(t);
+    if (meets)
+        meet(&c);
     for (int k = 1; k < n; k++) {
         int i = (me + k) % n;
         const char *from;
-        wait_member(&c, i);
-        from = small ? slot_of(&c, i)->scratch[c.par] : remote(&c, source, part, i);
-        memcpy((char *)dest + (size_t)i * nb, from + pick * me, nb);
+        if (small) {
+            from = published(&c, i, part);
+        } else {
+            wait_member(&c, i);
+            from = remote(&c, source, part, i);
+        }
+        copy((char *)dest + (size_t)i * nb, from + pick * me, nb, stream);
     }
     if (!small)
         finish(&c);
@@ -302,60 +531,76 @@ static void reduce_small(coll_t *c, void *dest, const void *source, size_t nelem
                          symm_combine_fn fn)
 {
     size_t nb = nelems * es;
+    int meets = posts_then_meets(nb);
 
-    scratch_guard(c);
-    memcpy(slot_of(c, c->t->me)->scratch[c->par], source, nb);
-    post(c, WORD(c, c->t->me, posted));
-    if (symm_g.oversubscribed)
-        symm_team_barrier(c->t);
+    publish(c, source, nb, meets);
+    if (meets)
+        meet(c);
     for (int i = 0; i < c->t->size; i++) {
-        if (i != c->t->me)
-            wait_member(c, i);
+        const char *from = published(c, i, nb);
         if (i == 0)
-            memcpy(dest, slot_of(c, 0)->scratch[c->par], nb);
+            memcpy(dest, from, nb);
         else
-            fn(dest, slot_of(c, i)->scratch[c->par], nelems);
+            fn(dest, from, nelems);
     }
+}
+
+/* Combining goes a block at a time through a buffer that stays in the L1 cache. */
+#define REDUCE_BLOCK 4096
+
+/* Slice [lo, hi) of the reduction: combines it from every member's source in team order and
+ * stores it into every member's dest. A block is read from every source before it is stored
+ * anywhere, so dest may be source. */
+static void reduce_slice(const coll_t *c, void *dest, const void *source, size_t nelems,
+                         size_t es, symm_combine_fn fn, size_t lo, size_t hi)
+{
+    _Alignas(SYMM_CACHELINE) unsigned char acc[REDUCE_BLOCK];
+    size_t per = REDUCE_BLOCK / es, nb = nelems * es;
+    int n = c->t->size;
+
+    for (size_t a = lo; a < hi; a += per) {
+        size_t m = hi - a < per ? hi - a : per, off = a * es;
+        memcpy(acc, remote(c, source, nb, 0) + off, m * es);
+        for (int i = 1; i < n; i++)
+            fn(acc, remote(c, source, nb, i) + off, m);
+        for (int k = 0; k < n; k++) {
+            int i = (c->t->me + k) % n;
+            memcpy(remote(c, dest, nb, i) + off, acc, m * es);
+        }
+    }
+}
+
+/* Workers of a large reduction: every member, or the job's CPUs when PEs outnumber them. */
+static int reduce_workers(const coll_t *c)
+{
+    long cpus = symm_g.oversubscribed ? symm_job_cpus() : c->t->size;
+
+    return cpus < c->t->size ? (int)cpus : c->t->size;
 }
 
 static void reduce_large(coll_t *c, void *dest, const void *source, size_t nelems, size_t es,
                          symm_combine_fn fn)
 {
-    int n = c->t->size, me = c->t->me;
-    size_t chunk = (nelems + n - 1) / n, lo, hi;
-    char *tmp;
+    int n = c->t->size, me = c->t->me, w = reduce_workers(c);
+    size_t chunk = (nelems + w - 1) / w, lo, hi;
 
     chunk = (chunk + 63) & ~(size_t)63;
     post(c, WORD(c, me, posted));
-    for (int i = 0; i < n; i++)
-        if (i != me)
-            wait_member(c, i);
-    lo = chunk * me < nelems ? chunk * me : nelems;
-    hi = lo + chunk < nelems ? lo + chunk : nelems;
-    if (hi > lo) {
-        /* In place, this PE's own source slice is read after the first one is copied: combine
-         * in a private buffer then. */
-        tmp = dest != source ? (char *)dest + lo * es : malloc((hi - lo) * es);
-        if (!tmp)
-            symm_fatal("%s: out of memory for %zu bytes", c->call, (hi - lo) * es);
-        memcpy(tmp, remote(c, source, nelems * es, 0) + lo * es, (hi - lo) * es);
-        for (int i = 1; i < n; i++)
-            fn(tmp, remote(c, source, nelems * es, i) + lo * es, hi - lo);
-        if (dest == source) {
-            memcpy((char *)dest + lo * es, tmp, (hi - lo) * es);
-            free(tmp);
-        }
+    if (me < w) {
+        /* Every member's source is ready and its dest free to write. */
+        for (int i = 0; i < n; i++)
+            if (i != me)
+                wait_member(c, i);
+        saw_all(c, c->e);
+        lo = chunk * me < nelems ? chunk * me : nelems;
+        hi = lo + chunk < nelems ? lo + chunk : nelems;
+        reduce_slice(c, dest, source, nelems, es, fn, lo, hi);
     }
-    post(c, WORD(c, me, sliced));
-    for (int k = 1; k < n; k++) {
-        int i = (me + k) % n;
-        size_t a = chunk * i < nelems ? chunk * i : nelems;
-        size_t b = a + chunk < nelems ? a + chunk : nelems;
-        symm_wait_reach(WORD(c, i, sliced), c->e);
-        if (b > a)
-            memcpy((char *)dest + a * es, remote(c, dest, nelems * es, i) + a * es, (b - a) * es);
-    }
-    finish(c);
+    /* Every member is a worker unless PEs outnumber CPUs. */
+    if (symm_g.oversubscribed)
+        meet(c);
+    else
+        finish(c);
 }
 
 void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *source,

@@ -15,6 +15,14 @@ typedef void (*symm_combine_fn)(void *acc, const void *in, size_t n);
 /* Reduction over team t, elements of `size` bytes combined by fn in team order. */
 void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
                       size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);
+/* Starts this PE's record of the team in slot `slot`, whose epochs begin at base. */
+void symm_coll_slot_init(int slot, uint32_t base);
+/* CPUs the job's PEs share (sync/wait.c). */
+long symm_job_cpus(void);
+/* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
+void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
+/* Team barrier inside a collective, after begin recorded this PE's CPU (sync/barrier.c). */
+void symm_team_meet(symm_team_t *t);
 /* Bitwise AND of one 64-bit word over team t. */
 void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
 /* Maximum of one 64-bit word over team t. */

@@ -134,7 +134,6 @@ static void slot_rebase(int slot, uint32_t base)
     raise_to(&s->release.v, base);
     raise_to(&s->posted.v, base);
     raise_to(&s->done.v, base);
-    raise_to(&s->sliced.v, base);
     raise_to(&s->argued.v, base);
 }
 
@@ -162,6 +161,7 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
     symm_g.slots_used |= 1ULL << slot;
     t->bar_epoch = t->coll_epoch = base;
     slot_rebase(slot, base);
+    symm_coll_slot_init(slot, base);
     symm_gpu_team_add(t);
     return t;
 }

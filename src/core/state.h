@@ -76,6 +76,10 @@ typedef struct symm_alloc_rec {
  * slots; the world team has slot 0. */
 #define SYMM_TEAM_SLOTS 64
 #define SYMM_SCRATCH (64u << 10)
+/* Cells: parts of up to SYMM_CELL_BYTES travel in one cache line with the epoch that publishes
+ * them, a ring of SYMM_CELLS per PE (cell[e % SYMM_CELLS] at epoch e). */
+#define SYMM_CELLS 16
+#define SYMM_CELL_BYTES (SYMM_CACHELINE - sizeof(uint32_t))
 typedef struct symm_slot {
     /* Dissemination barrier: round k is signalled by team PE (me - 2^k). */
     symm_word_t bar[SYMM_BARRIER_ROUNDS];
@@ -83,13 +87,22 @@ typedef struct symm_slot {
     symm_word_t arrive;
     symm_word_t release;
     symm_word_t release_sleepers;
-    /* Collectives: `posted` is the epoch of the last collective this PE entered (its data is
-     * in scratch[epoch & 1] or, for large data, in its own buffers); `done` the epoch of the
-     * last one whose reads it finished; `sliced` the epoch whose reduction slice is ready. */
+    /* Collectives: `posted` is the epoch of the last collective this PE entered (its part is
+     * in a cell or scratch buffer of that epoch or, for large data, in its own buffers, and it
+     * has finished reading everything of earlier epochs); `done` the epoch of the last one
+     * whose reads it finished. */
     symm_word_t posted;
     symm_word_t done;
-    symm_word_t sliced;
     symm_word_t argued;  /* under SHMEM_DEBUG: epoch whose arguments are in args[] */
+    /* With more PEs than CPUs: the CPU this PE ran on when it last entered a collective, and
+     * the epoch of the last barrier inside a collective it arrived at. */
+    symm_word_t cpu;
+    symm_word_t arrived;
+    /* Data first, at the line's start (aligned for every element type), the epoch last. */
+    struct symm_cell {
+        unsigned char data[SYMM_CELL_BYTES];
+        _Atomic uint32_t epoch;
+    } __attribute__((aligned(SYMM_CACHELINE))) cell[SYMM_CELLS];
     /* What each collective call was asked (compared across PEs under SHMEM_DEBUG), and the
      * element count of collect, by epoch parity. */
     struct {
@@ -98,8 +111,10 @@ typedef struct symm_slot {
         int64_t root;
         uint64_t count;
     } args[2] __attribute__((aligned(SYMM_CACHELINE)));
+    /* Parts of up to SYMM_SCRATCH bytes, by epoch parity. */
     char scratch[2][SYMM_SCRATCH] __attribute__((aligned(SYMM_CACHELINE)));
 } symm_slot_t;
+_Static_assert(sizeof(struct symm_cell) == SYMM_CACHELINE, "a cell is one cache line");
 
 /* The internal part of every heap, at the same offset on every PE. */
 typedef struct symm_internal {

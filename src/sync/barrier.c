@@ -8,31 +8,63 @@
  * rounds of one store and one spin each, no shared counter to contend on. Each round's word
  * is on a cache line of its own and holds the epoch (the team's number of barriers so far),
  * so a fast PE already in the next barrier only moves the word further and never confuses a
- * slow one.
+ * slow one. A signal is a release store (one full fence before the first makes earlier
+ * stores, streaming ones included, visible first). Its wake check needs a full fence after
+ * it, which would wait for the signal's cache line to arrive; so the PE first spins briefly
+ * for its partner's word, which usually comes meanwhile, and fences and checks after that,
+ * before it could ever sleep.
  *
  * More PEs than CPUs: a central barrier. A waiting PE cannot spin (it would hold a CPU that a
  * late PE needs), and every wake-up costs a context switch, so each PE should wait once, not
  * log2 n times: PEs count themselves in on the team's PE 0, the last one resets the count and
  * publishes the epoch, and waiters yield, then sleep on the release word itself, which the
- * last PE wakes with one system call for all of them.
+ * last PE wakes with one system call for all of them. Inside a collective (symm_team_meet),
+ * where every PE has recorded the CPU it runs on, a waiter whose CPU-mates have all arrived
+ * spins a while before it yields: the PEs still missing run elsewhere, and yielding would only
+ * pass the CPU back and forth between waiters, each pass a context switch.
  */
 #include <sched.h>
 
+#include "coll/coll.h"
 #include "core/state.h"
+
+/* A round's first wait spins this often (no pause) on the partner's word before the wake check:
+ * long enough for a partner that arrives at about the same time. */
+#define ROUND_SPINS 256
+
+static int round_reached(_Atomic uint32_t *w, uint32_t epoch)
+{
+    for (int i = 0; i < ROUND_SPINS; i++)
+        if ((int32_t)(atomic_load_explicit(w, memory_order_acquire) - epoch) >= 0)
+            return 1;
+    return 0;
+}
 
 static void dissemination(symm_team_t *t, uint32_t epoch)
 {
     int n = t->size, me = t->me;
     symm_slot_t *mine = symm_slot(t, me);
 
+    /* Every store before the barrier, streaming ones included, is visible before its first
+     * signal. */
+    symm_full_fence();
     for (int k = 0, d = 1; d < n; k++, d <<= 1) {
         int to = me + d >= n ? me + d - n : me + d;
         _Atomic uint32_t *w = &symm_slot(t, to)->bar[k].v;
-        atomic_store_explicit(w, epoch, memory_order_seq_cst);
+        int arrived;
+        atomic_store_explicit(w, epoch, memory_order_release);
+        arrived = round_reached(&mine->bar[k].v, epoch);
+        symm_full_fence();
         symm_wake(symm_team_pe(t, to), w, sizeof(*w));
-        symm_wait_reach(&mine->bar[k].v, epoch);
+        if (!arrived)
+            symm_wait_reach(&mine->bar[k].v, epoch);
     }
 }
+
+/* A wait in a collective's barrier spins instead of yielding (for at most this many pauses in
+ * all) while every member last seen on its CPU has arrived: none of those needs the CPU, and a
+ * yield would only hand it to one that yields it back. */
+#define MEET_SPINS 2048
 
 /* Epochs only grow (a slot handed to a new team continues above its old values), so a late
  * waiter of an old team is never confused by what a new team writes. */
@@ -41,11 +73,49 @@ static int released(symm_slot_t *root, uint32_t epoch)
     return (int32_t)(atomic_load_explicit(&root->release.v, memory_order_acquire) - epoch) >= 0;
 }
 
-static void central(symm_team_t *t, uint32_t epoch)
+/* Whether every other member last seen on CPU `cpu` has arrived at barrier `epoch`. */
+static int mates_arrived(symm_team_t *t, uint32_t epoch, uint32_t cpu)
+{
+    for (int i = 0; i < t->size; i++) {
+        symm_slot_t *s = symm_slot(t, i);
+        if (i != t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == cpu &&
+            (int32_t)(atomic_load_explicit(&s->arrived.v, memory_order_relaxed) - epoch) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The first phase of a wait for the release: yields, or in a meet spins while its CPU-mates
+ * have all arrived. 1 when released, 0 when the PE should go to sleep. */
+static int yield_phase(symm_team_t *t, symm_slot_t *root, uint32_t epoch, int meet)
+{
+    uint32_t cpu = atomic_load_explicit(&symm_slot(t, t->me)->cpu.v, memory_order_relaxed);
+    int spins = meet ? MEET_SPINS : 0;
+
+    for (int i = 0; i < symm_g.yields;) {
+        if (released(root, epoch))
+            return 1;
+        if (spins > 0 && mates_arrived(t, epoch, cpu)) {
+            for (int k = 0; k < 16; k++, spins--) {
+                if (released(root, epoch))
+                    return 1;
+                symm_cpu_relax();
+            }
+            continue;
+        }
+        sched_yield();
+        i++;
+    }
+    return 0;
+}
+
+static void central(symm_team_t *t, uint32_t epoch, int meet)
 {
     symm_slot_t *root = symm_slot(t, 0);
     uint32_t seen;
 
+    if (meet)
+        atomic_store_explicit(&symm_slot(t, t->me)->arrived.v, epoch, memory_order_relaxed);
     if (atomic_fetch_add_explicit(&root->arrive.v, 1, memory_order_seq_cst) ==
         (uint32_t)t->size - 1) {
         atomic_store_explicit(&root->arrive.v, 0, memory_order_relaxed);
@@ -54,11 +124,8 @@ static void central(symm_team_t *t, uint32_t epoch)
             symm_futex_wake(&root->release.v);
         return;
     }
-    for (int i = 0; i < symm_g.yields; i++) {
-        if (released(root, epoch))
-            return;
-        sched_yield();
-    }
+    if (yield_phase(t, root, epoch, meet))
+        return;
     for (;;) {
         atomic_fetch_add_explicit(&root->release_sleepers.v, 1, memory_order_seq_cst);
         seen = atomic_load_explicit(&root->release.v, memory_order_seq_cst);
@@ -70,7 +137,7 @@ static void central(symm_team_t *t, uint32_t epoch)
     }
 }
 
-void symm_team_barrier(symm_team_t *t)
+static void barrier(symm_team_t *t, int meet)
 {
     uint32_t epoch = ++t->bar_epoch;
 
@@ -80,9 +147,19 @@ void symm_team_barrier(symm_team_t *t)
     if (t->size == 1)
         symm_full_fence();
     else if (symm_g.oversubscribed)
-        central(t, epoch);
+        central(t, epoch, meet);
     else
         dissemination(t, epoch);
+}
+
+void symm_team_barrier(symm_team_t *t)
+{
+    barrier(t, 0);
+}
+
+void symm_team_meet(symm_team_t *t)
+{
+    barrier(t, 1);
 }
 
 void symm_barrier_world(void)

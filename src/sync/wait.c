@@ -4,7 +4,8 @@
  * Waiting without burning the machine. A wait spins for a while (long when every PE has a CPU
  * of its own, briefly when PEs outnumber CPUs), then yields, then sleeps on the futex word
  * `doorbell` in the internal part of its own heap, which lives in shared memory so that a
- * peer process can wake it.
+ * peer process can wake it. A wait for a word that a PE on this very CPU will write skips the
+ * spin: that PE needs this CPU to write it.
  *
  * No lost wake-up: the sleeper counts itself in `sleepers` and publishes what it waits on
  * before it re-checks its condition; a writer stores its data and then reads `sleepers` and
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "coll/coll.h"
 #include "core/state.h"
 #include "gpu/gpu.h"
 
@@ -34,6 +36,8 @@ static long now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
+
+static long cpus;
 
 /* CPUs the job's PEs share: symmrun passes the count it was given; alone, this process's. */
 static long job_cpus(void)
@@ -48,9 +52,14 @@ static long job_cpus(void)
     return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+long symm_job_cpus(void)
+{
+    return cpus > 0 ? cpus : 1;
+}
+
 void symm_wait_init(void)
 {
-    long cpus = job_cpus();
+    cpus = job_cpus();
 
     symm_g.oversubscribed = cpus > 0 && symm_g.n_pes > cpus;
     if (symm_g.params.spin_us >= 0)
@@ -129,25 +138,36 @@ static void watch(symm_internal_t *me, const void *p, size_t len)
     atomic_store_explicit(&me->watch.pe, pe, memory_order_seq_cst);
 }
 
-void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len)
+/* The spin phase of a wait: 1 when ready(arg) came true in it. */
+static int spin_for(int (*ready)(const void *arg), const void *arg)
 {
-    symm_internal_t *me;
     long t0;
-    uint32_t bell;
 
     for (int i = 0; i < 64; i++) {
         if (ready(arg))
-            return;
+            return 1;
         symm_cpu_relax();
     }
     t0 = now_ns();
     while (now_ns() - t0 < symm_g.spin_ns) {
         for (int i = 0; i < 64; i++) {
             if (ready(arg))
-                return;
+                return 1;
             symm_cpu_relax();
         }
     }
+    return 0;
+}
+
+/* spin: whether to spin before yielding; without, the wait yields at once. */
+static void wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len,
+                     int spin)
+{
+    symm_internal_t *me;
+    uint32_t bell;
+
+    if (spin && spin_for(ready, arg))
+        return;
     for (int i = 0; i < symm_g.yields; i++) {
         sched_yield();
         if (ready(arg))
@@ -169,6 +189,11 @@ void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p
     }
 }
 
+void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len)
+{
+    wait_for(ready, arg, p, len, 1);
+}
+
 typedef struct reach_arg {
     _Atomic uint32_t *w;
     uint32_t target;
@@ -186,5 +211,13 @@ void symm_wait_reach(_Atomic uint32_t *w, uint32_t target)
     reach_arg_t r = {w, target};
 
     if (!reached(&r))
-        symm_wait_for(reached, &r, (const void *)w, sizeof(*w));
+        wait_for(reached, &r, (const void *)w, sizeof(*w), 1);
+}
+
+void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target)
+{
+    reach_arg_t r = {w, target};
+
+    if (!reached(&r))
+        wait_for(reached, &r, (const void *)w, sizeof(*w), 0);
 }
