@@ -31,7 +31,9 @@
  * yields at once instead of spinning: the member needs this CPU to get on.
  *
  * Large data is read from the users' own buffers, so a call ends when every member has posted
- * `done` (nobody reads its buffers any more). A large reduction is split into one slice per
+ * `done` (nobody reads or writes its buffers any more). A large fcollect part is pushed
+ * instead: its owner reads it once, a chunk at a time, and writes each chunk into every
+ * member's dest after the member has posted the call. A large reduction is split into one slice per
  * worker: every member when each PE has a CPU of its own, one per CPU when PEs outnumber CPUs.
  * A worker combines its slice of every source, in team order, a block at a time in a private
  * buffer, and stores the finished block into every member's dest, so one synchronisation (the
@@ -359,7 +361,12 @@ static int streams(size_t moved)
     return moved > l2_bytes();
 }
 
-static void copy(void *dest, const void *src, size_t n, int stream)
+/* Copies with streaming stores (not fenced) when `stream` and the copy is large enough. */
+/* Bytes of a large fcollect part pushed to every member before the next: small enough to stay
+ * in the core's first-level cache between the members' copies. */
+#define PUSH_CHUNK (16u << 10)
+
+static void copy_nofence(void *dest, const void *src, size_t n, int stream)
 {
 #if defined(__x86_64__)
     char *d = dest;
@@ -385,12 +392,27 @@ static void copy(void *dest, const void *src, size_t n, int stream)
         _mm_stream_si128((__m128i *)(d + 48), f);
     }
     memcpy(d, s, n);
-    /* Streaming stores are weakly ordered: visible before anything published after. */
-    _mm_sfence();
 #else
     (void)stream;
     memcpy(dest, src, n);
 #endif
+}
+
+/* Streaming stores are weakly ordered: visible before anything published after. */
+static void stream_fence(int stream)
+{
+#if defined(__x86_64__)
+    if (stream)
+        _mm_sfence();
+#else
+    (void)stream;
+#endif
+}
+
+static void copy(void *dest, const void *src, size_t n, int stream)
+{
+    copy_nofence(dest, src, n, stream);
+    stream_fence(stream);
 }
 
 /* ---- broadcast ---------------------------------------------------------------------------- */
@@ -455,6 +477,24 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
         publish(&c, source, part, meets);
     else
         post(&c, WORD(&c, me, posted));
+    if (!small && pick == 0) {
+        /* Large fcollect parts are pushed: each PE reads its own part once, a chunk at a time,
+         * and writes the chunk into every member's dest (once that member has entered). */
+        for (int k = 1; k < n; k++)
+            wait_member(&c, (me + k) % n);
+        for (size_t off = 0; off < nb; off += PUSH_CHUNK) {
+            size_t len = nb - off < PUSH_CHUNK ? nb - off : PUSH_CHUNK;
+            for (int k = 0; k < n; k++) {
+                int i = (me + k) % n;
+                char *to = (char *)dest + (size_t)me * nb + off;
+                copy_nofence(k ? remote(&c, to, len, i) : to, (const char *)source + off, len,
+                             stream);
+            }
+        }
+        stream_fence(stream);
+        finish(&c);
+        return;
+    }
     copy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream);
     /* With more PEs than CPUs, one barrier (each PE woken once) beats waiting for each member
      * in turn (a wake-up per member). */
