@@ -194,6 +194,15 @@ static long value(int pe, size_t j)
     return ((long)(pe + 1) << 32) + (long)j;
 }
 
+/* An alltoall's size is what each PE sends in all (its source array), split evenly over the
+ * PEs: the block for each pair, in whole 8-byte elements, at least one. */
+static size_t pair_bytes(size_t nb)
+{
+    size_t b = nb / (size_t)shmem_n_pes() / 8 * 8;
+
+    return b ? b : 8;
+}
+
 #if BENCH_HAVE_TEAMS
 #define COLL_API "team"
 static void c_broadcast(size_t nb)
@@ -208,7 +217,7 @@ static void c_fcollect(size_t nb)
 
 static void c_alltoall(size_t nb)
 {
-    shmem_alltoallmem(SHMEM_TEAM_WORLD, bench.cdst, bench.csrc, nb);
+    shmem_alltoallmem(SHMEM_TEAM_WORLD, bench.cdst, bench.csrc, pair_bytes(nb));
 }
 
 static void c_sum_reduce(size_t nb)
@@ -235,7 +244,7 @@ static void c_fcollect(size_t nb)
 
 static void c_alltoall(size_t nb)
 {
-    shmem_alltoall64(bench.cdst, bench.csrc, nb / 8, 0, 0, shmem_n_pes(), psync(2));
+    shmem_alltoall64(bench.cdst, bench.csrc, pair_bytes(nb) / 8, 0, 0, shmem_n_pes(), psync(2));
 }
 
 static void c_sum_reduce(size_t nb)
@@ -268,7 +277,7 @@ static long w_fcollect(size_t nb)
 
 static long w_alltoall(size_t nb)
 {
-    size_t ne = nb / 8, me = (size_t)shmem_my_pe();
+    size_t ne = pair_bytes(nb) / 8, me = (size_t)shmem_my_pe();
     long bad = 0;
 
     for (int i = 0; i < shmem_n_pes(); i++)

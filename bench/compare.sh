@@ -59,9 +59,9 @@ broadcast_1m|2|osh<=0.6|broadcast of 1 MiB from PE 0
 fcollect_8|2|osh<=0.5|fcollect of 8 B per PE
 fcollect_4k|2||fcollect of 4 KiB per PE
 fcollect_1m|2|osh<=0.6|fcollect of 1 MiB per PE
-alltoall_8|2|osh<=0.5|alltoall of 8 B per PE pair
-alltoall_4k|2||alltoall of 4 KiB per PE pair
-alltoall_1m|2|osh<=0.6|alltoall of 1 MiB per PE pair
+alltoall_8|2|osh<=0.5|alltoall of 8 B per PE (8 B per pair at least)
+alltoall_4k|2||alltoall of 4 KiB per PE (4 KiB / PEs per pair)
+alltoall_1m|2|osh<=0.6|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
 sum_reduce_8|2|osh<=0.5|sum reduction of 8 B of longs
 sum_reduce_4k|2||sum reduction of 4 KiB of longs
 sum_reduce_1m|2|osh<=0.6|sum reduction of 1 MiB of longs
@@ -72,9 +72,9 @@ broadcast_1m|4|osh<=0.6|broadcast of 1 MiB from PE 0
 fcollect_8|4|osh<=0.5|fcollect of 8 B per PE
 fcollect_4k|4||fcollect of 4 KiB per PE
 fcollect_1m|4|osh<=0.6|fcollect of 1 MiB per PE
-alltoall_8|4|osh<=0.5|alltoall of 8 B per PE pair
-alltoall_4k|4||alltoall of 4 KiB per PE pair
-alltoall_1m|4|osh<=0.6|alltoall of 1 MiB per PE pair
+alltoall_8|4|osh<=0.5|alltoall of 8 B per PE (8 B per pair at least)
+alltoall_4k|4||alltoall of 4 KiB per PE (4 KiB / PEs per pair)
+alltoall_1m|4|osh<=0.6|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
 sum_reduce_8|4|osh<=0.5|sum reduction of 8 B of longs
 sum_reduce_4k|4||sum reduction of 4 KiB of longs
 sum_reduce_1m|4|osh<=0.6|sum reduction of 1 MiB of longs
@@ -407,8 +407,10 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo
     echo "How some figures are made:"
     echo
-    echo "- **Collectives** (sizes are per PE: the part each PE contributes, the block for each PE"
-    echo "  pair of an alltoall, the array reduced): each call is followed by shmem_barrier_all, and"
+    echo "- **Collectives** (sizes are per PE: the part each PE contributes, what each PE sends in"
+    echo "  all in an alltoall (split evenly over the PEs, at least 8 B per pair; the reading under"
+    echo "  which OSHMEM's alltoall takes about half its fcollect's time, as in the figures the"
+    echo "  targets were set with), the array reduced): each call is followed by shmem_barrier_all, and"
     echo "  each trial by a trial of shmem_barrier_all alone with the same count; the figure is the"
     echo "  median over trials of the difference, the collective's own time. A difference that is not"
     echo "  positive (possible only when the machine is busy) gives no figure. After the trials every"
