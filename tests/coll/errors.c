@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Bad collective calls, one per run (the mode is the first argument), judged by
- * expect_fail.sh: the job must fail with a one-line message naming the call, the team and the
- * bad value. A collective on SHMEM_TEAM_INVALID (made by the last PE only, while the others
+ * tests/run_expect_fail.sh: the job must fail with a one-line message naming the call, the team
+ * and the bad value. A collective on SHMEM_TEAM_INVALID (made by the last PE only, while the others
  * wait in a barrier, so the job must be brought down from that PE) and on a destroyed team;
  * a broadcast root out of range; dest overlapping source in fcollect, alltoall and a
  * reduction (partially), and in the scans; and, under SHMEM_DEBUG=1, a count or a root that
