@@ -37,7 +37,10 @@ SYMM_INLINE void put_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
     n = span(call, nelems, size);
     p = symm_xlate_fast(dest, n, pe);
     if (SYMM_LIKELY(p != NULL)) {
-        memcpy(p, source, n);
+        if (SYMM_UNLIKELY(n >= SYMM_STREAM_BYTES))
+            symm_copy_stream(p, source, n);
+        else
+            memcpy(p, source, n);
         symm_wake_hint(pe, p, n);
     } else {
         symm_rma_slow(call, dest, source, n, pe, nbi ? SYMM_PUT_NBI : SYMM_PUT);
@@ -68,9 +71,12 @@ SYMM_INLINE void get_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
     pe = symm_ctx_pe(ctx, pe, call);
     n = span(call, nelems, size);
     p = symm_xlate_fast(source, n, pe);
-    if (SYMM_LIKELY(p != NULL))
-        memcpy(dest, p, n);
-    else
+    if (SYMM_LIKELY(p != NULL)) {
+        if (SYMM_UNLIKELY(n >= SYMM_STREAM_BYTES))
+            symm_copy_stream(dest, p, n);
+        else
+            memcpy(dest, p, n);
+    } else
         symm_rma_slow(call, dest, source, n, pe, nbi ? SYMM_GET_NBI : SYMM_GET);
 }
 

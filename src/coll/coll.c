@@ -361,41 +361,17 @@ static int streams(size_t moved)
     return moved > l2_bytes();
 }
 
-/* Copies with streaming stores (not fenced) when `stream` and the copy is large enough. */
 /* Bytes of a large fcollect part pushed to every member before the next: small enough to stay
  * in the core's first-level cache between the members' copies. */
 #define PUSH_CHUNK (16u << 10)
 
+/* Copies with streaming stores (not fenced) when `stream`. */
 static void copy_nofence(void *dest, const void *src, size_t n, int stream)
 {
-#if defined(__x86_64__)
-    char *d = dest;
-    const char *s = src;
-    size_t head = (size_t)-(uintptr_t)d & 15;
-
-    if (!stream || n < 4096) {
+    if (stream)
+        symm_copy_stream_nofence(dest, src, n);
+    else
         memcpy(dest, src, n);
-        return;
-    }
-    memcpy(d, s, head);
-    d += head;
-    s += head;
-    n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        __m128i a = _mm_loadu_si128((const __m128i *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
-        __m128i e = _mm_loadu_si128((const __m128i *)(s + 32));
-        __m128i f = _mm_loadu_si128((const __m128i *)(s + 48));
-        _mm_stream_si128((__m128i *)d, a);
-        _mm_stream_si128((__m128i *)(d + 16), b);
-        _mm_stream_si128((__m128i *)(d + 32), e);
-        _mm_stream_si128((__m128i *)(d + 48), f);
-    }
-    memcpy(d, s, n);
-#else
-    (void)stream;
-    memcpy(dest, src, n);
-#endif
 }
 
 /* Streaming stores are weakly ordered: visible before anything published after. */

@@ -612,6 +612,13 @@ static void test_large(void)
     shmem_getmem(back, buf, len, right);
     EXPECT(memcmp(back, src, len) == 0, "getmem of %zu bytes from pe %d returns what was put",
            len, right);
+    /* Unaligned ends on both sides. */
+    shmem_barrier_all();
+    shmem_putmem(buf + 5, src + 3, len - 9, right);
+    shmem_barrier_all();
+    shmem_getmem(back + 1, buf + 5, len - 9, right);
+    EXPECT(memcmp(back + 1, src + 3, len - 9) == 0,
+           "unaligned putmem and getmem of %zu bytes with pe %d", len - 9, right);
     shmem_barrier_all();
     free(back);
     free(src);
