@@ -64,30 +64,32 @@ extern "C" __global__ void symm_k_barrier(int quiet, symm_dev_tv_t tv)
 /* Collectives. The world (tv.slot 0): `ll` is the stream epoch of the small protocol (this
  * kernel's blocks split its pairs), or 0 for the large protocol (block b is channel b). A split
  * team (tv.slot > 1): one block runs the block-scope collective of the team's slot. */
+template <bool ALLTOALL>
+static __device__ void symm_k_exchange(void *dest, const void *src, size_t nbytes,
+                                       unsigned long long ll, symm_dev_tv_t tv)
+{
+    if (ll)
+        symm_dev_ll_stream<SYMM_OP_SUM, char>(ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
+                                              dest, src, nbytes, 0, ll);
+    else if (tv.slot == 0)
+        symm_dev_exchange<ALLTOALL>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes,
+                                    blockIdx.x, gridDim.x);
+    else
+        symm_dev_exchange<ALLTOALL>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
+}
+
 extern "C" __global__ void __launch_bounds__(1024)
     symm_k_alltoall(void *dest, const void *src, size_t nbytes, unsigned long long ll,
                     symm_dev_tv_t tv)
 {
-    if (ll)
-        symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_ALLTOALL, dest, src, nbytes, 0, ll);
-    else if (tv.slot == 0)
-        symm_dev_exchange<true>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, blockIdx.x,
-                                gridDim.x);
-    else
-        symm_dev_exchange<true>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
+    symm_k_exchange<true>(dest, src, nbytes, ll, tv);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
     symm_k_fcollect(void *dest, const void *src, size_t nbytes, unsigned long long ll,
                     symm_dev_tv_t tv)
 {
-    if (ll)
-        symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, ll);
-    else if (tv.slot == 0)
-        symm_dev_exchange<false>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, blockIdx.x,
-                                 gridDim.x);
-    else
-        symm_dev_exchange<false>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
+    symm_k_exchange<false>(dest, src, nbytes, ll, tv);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
