@@ -31,10 +31,9 @@
  * order; their results are ready when the stream reaches the following work. quiet_on_stream
  * completes the stream's earlier puts: every put a kernel or copy earlier on the stream made
  * is complete when that work finishes, so it enqueues nothing. Collectives on stream run on
- * any team whose members all enqueue them: on the world (SHMEM_TEAM_WORLD, or
- * SHMEM_TEAM_SHARED) they spread over several blocks and are one sequence; on a split team
- * they run as the team's block-scope collective (device.cuh), in one sequence with the team's
- * collectives in kernels.
+ * any team whose members all enqueue them, in the same order; large ones spread over several
+ * blocks. On a split team a small one runs as the team's block-scope collective (device.cuh),
+ * so a team's small stream collectives and its collectives in kernels are one sequence.
  */
 #ifndef SHMEMX_GPU_H
 #define SHMEMX_GPU_H

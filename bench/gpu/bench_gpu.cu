@@ -31,6 +31,7 @@
 #define CMP_EQ NVSHMEM_CMP_EQ
 #define SIGNAL_SET NVSHMEM_SIGNAL_SET
 #define TEAM_WORLD NVSHMEM_TEAM_WORLD
+#define TEAM_T nvshmem_team_t
 #define DEV_MALLOC nvshmem_malloc
 #define DEV_FREE nvshmem_free
 #define COLLECTIVE_LAUNCH nvshmemx_collective_launch
@@ -44,6 +45,7 @@
 #define CMP_EQ SHMEM_CMP_EQ
 #define SIGNAL_SET SHMEM_SIGNAL_SET
 #define TEAM_WORLD SHMEM_TEAM_WORLD
+#define TEAM_T shmem_team_t
 #define DEV_MALLOC shmemx_malloc_device
 #define DEV_FREE shmemx_free_device
 #define COLLECTIVE_LAUNCH shmemx_collective_launch
@@ -685,6 +687,13 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++)
             STREAM_ROW("alltoall_on_stream_bw", bw[k] * npes, 50, 1,
                        SX(alltoallmem_on_stream)(TEAM_WORLD, cdst, csrc, bw[k], stream));
+        /* The same on a team split from the world (every PE, a team of its own). */
+        TEAM_T team;
+        S(team_split_strided)(TEAM_WORLD, 0, 1, npes, NULL, 0, &team);
+        for (int k = 0; k < 2; k++)
+            STREAM_ROW("alltoall_on_stream_bw_split_team", bw[k] * npes, 50, 1,
+                       SX(alltoallmem_on_stream)(team, cdst, csrc, bw[k], stream));
+        S(team_destroy)(team);
     }
     if (want(argc, argv, "broadcast_on_stream")) {
         STREAM_ROW("broadcast_on_stream", 64, 1000, 0,

@@ -322,7 +322,9 @@ static void slot_reset(const char *call, int slot)
 {
     const size_t ranges[][2] = {SLOT_RANGE(bar_epoch, slot), SLOT_RANGE(coll_epoch, slot),
                                 SLOT_RANGE(bar, slot),       SLOT_RANGE(tready, slot),
-                                SLOT_RANGE(tdone, slot),     SLOT_RANGE(team_scratch, slot)};
+                                SLOT_RANGE(tdone, slot),     SLOT_RANGE(team_scratch, slot),
+                                SLOT_RANGE(tch_epoch, slot), SLOT_RANGE(tch_ready, slot),
+                                SLOT_RANGE(tch_done, slot)};
 
     for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
         SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_gpu_g.base + ranges[i][0]),

@@ -63,7 +63,8 @@ extern "C" __global__ void symm_k_barrier(int quiet, symm_dev_tv_t tv)
 
 /* Collectives. The world (tv.slot 0): `ll` is the stream epoch of the small protocol (this
  * kernel's blocks split its pairs), or 0 for the large protocol (block b is channel b). A split
- * team (tv.slot > 1): one block runs the block-scope collective of the team's slot. */
+ * team (tv.slot > 1): one block runs the block-scope collective of the team's slot (small
+ * data), or block b is channel b of the team's channels (large data, two blocks or more). */
 template <bool ALLTOALL>
 static __device__ void symm_k_exchange(void *dest, const void *src, size_t nbytes,
                                        unsigned long long ll, symm_dev_tv_t tv)
@@ -71,8 +72,8 @@ static __device__ void symm_k_exchange(void *dest, const void *src, size_t nbyte
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
                                               dest, src, nbytes, 0, ll);
-    else if (tv.slot == 0)
-        symm_dev_exchange<ALLTOALL>(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes,
+    else if (tv.slot == 0 || gridDim.x > 1)
+        symm_dev_exchange<ALLTOALL>(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes,
                                     blockIdx.x, gridDim.x);
     else
         symm_dev_exchange<ALLTOALL>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
@@ -98,9 +99,9 @@ extern "C" __global__ void __launch_bounds__(1024)
 {
     if (ll)
         symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root, ll);
-    else if (tv.slot == 0)
-        symm_dev_broadcast(symm_dev_cc_channel(blockIdx.x), dest, src, nbytes, root, blockIdx.x,
-                           gridDim.x);
+    else if (tv.slot == 0 || gridDim.x > 1)
+        symm_dev_broadcast(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes, root,
+                           blockIdx.x, gridDim.x);
     else
         symm_dev_broadcast(symm_dev_cc_block(tv), dest, src, nbytes, root, 0, 1);
 }
@@ -112,9 +113,9 @@ extern "C" __global__ void __launch_bounds__(1024)
     {                                                                                           \
         if (ll)                                                                                 \
             symm_dev_ll_stream<OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), 0, ll);       \
-        else if (tv.slot == 0)                                                                  \
-            symm_dev_reduce<OP, T>(symm_dev_cc_channel(blockIdx.x), dest, src, n, blockIdx.x,   \
-                                   gridDim.x);                                                  \
+        else if (tv.slot == 0 || gridDim.x > 1)                                                 \
+            symm_dev_reduce<OP, T>(symm_dev_cc_channel(tv, blockIdx.x), dest, src, n,           \
+                                   blockIdx.x, gridDim.x);                                      \
         else                                                                                    \
             symm_dev_reduce<OP, T>(symm_dev_cc_block(tv), dest, src, n, 0, 1);                  \
     }

@@ -191,9 +191,10 @@ SYMM_EXPORT void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_s
  * fits the LL buffer, as symm_dev_ll_fits decides on the device) takes the LL protocol, its
  * epoch counted here (every PE enqueues the same collectives in the same order), one block of
  * LL_THREADS per LL_PAIRS pairs so that more SMs push at once; large data one channel (block)
- * per CHANNEL_BYTES received, at most SYMM_DEV_CHANNELS. A split team: one block of 1024
- * threads runs the team's block-scope collective (in sequence with the team's collectives in
- * kernels). */
+ * per CHANNEL_BYTES received, at most SYMM_DEV_CHANNELS. A split team: small data (as the
+ * team's LL buffer takes it) in one block of 1024 threads running the team's block-scope
+ * collective (in sequence with the team's collectives in kernels); large data over the team's
+ * channels, two at least and at most SYMM_DEV_TEAM_CHANNELS. */
 #define LL_THREADS 256
 #define LL_PAIRS 512
 
@@ -210,9 +211,15 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
     const symm_dev_tv_t world = {.slot = 0, .start = 0, .stride = 1, .size = symm_g.n_pes,
                                  .me = symm_g.my_pe};
 
-    if (t != &symm_team_world && t != &symm_team_shared)
-        return (launch_shape_t){.grid = 1, .block = 1024, .ll = 0, .tv = team_view(t)};
     words = words < 2 ? 2 : (words + 1) & ~(size_t)1;
+    if (t != &symm_team_world && t != &symm_team_shared) {
+        g = 1;
+        if ((size_t)t->size * words * 8 > SYMM_DEV_TEAM_SCRATCH / 2) {
+            g = received / CHANNEL_BYTES;
+            g = g < 2 ? 2 : g > SYMM_DEV_TEAM_CHANNELS ? SYMM_DEV_TEAM_CHANNELS : g;
+        }
+        return (launch_shape_t){.grid = (unsigned)g, .block = 1024, .ll = 0, .tv = team_view(t)};
+    }
     pairs = words / 2 * symm_g.n_pes;
     if ((size_t)symm_g.n_pes * words * 8 <= SYMM_DEV_SCRATCH / 2) {
         g = (pairs + LL_PAIRS - 1) / LL_PAIRS;

@@ -117,14 +117,16 @@ typedef struct bufs {
     int *imax;
 } bufs_t;
 
-__device__ static void fill(shmem_team_t team, bufs_t b, size_t nb, size_t n, int salt)
+/* Threads first, first + step, ... of the caller's share the loops of fill and check. */
+__device__ static void fill(shmem_team_t team, bufs_t b, size_t nb, size_t n, int salt,
+                            size_t first, size_t step)
 {
     const int me = shmem_team_translate_pe(team, shmem_team_my_pe(team), SHMEM_TEAM_WORLD);
     const int members = shmem_team_n_pes(team);
 
-    for (size_t i = threadIdx.x; i < nb * members; i += blockDim.x)
+    for (size_t i = first; i < nb * members; i += step)
         b.src[i] = bval(me, i, salt);
-    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+    for (size_t i = first; i < n; i += step)
         b.isrc[i] = ival(me, i, salt);
     __syncthreads();
 }
@@ -133,33 +135,33 @@ enum { FCOLLECT, ALLTOALL, BROADCAST, REDUCE };
 
 /* The result of collective `which` in b.dest (or b.isum and b.imax) after a round of nb bytes. */
 __device__ static void check(shmem_team_t team, bufs_t b, size_t nb, int salt, int which,
-                             unsigned long long *errs)
+                             unsigned long long *errs, size_t first, size_t step)
 {
     const int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
     const int root = n - 1, rootpe = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
     const size_t ni = nb / 4 ? nb / 4 : 1;
 
     if (which == FCOLLECT) {
-        for (size_t i = threadIdx.x; i < nb * n; i += blockDim.x) {
+        for (size_t i = first; i < nb * n; i += step) {
             int from = shmem_team_translate_pe(team, (int)(i / nb), SHMEM_TEAM_WORLD);
             DEXPECT(errs, b.dest[i] == bval(from, i % nb, salt),
                     "fcollect nb %llu byte %llu: %d want %d", (unsigned long long)nb,
                     (unsigned long long)i, b.dest[i], bval(from, i % nb, salt));
         }
     } else if (which == ALLTOALL) {
-        for (size_t i = threadIdx.x; i < nb * n; i += blockDim.x) {
+        for (size_t i = first; i < nb * n; i += step) {
             int from = shmem_team_translate_pe(team, (int)(i / nb), SHMEM_TEAM_WORLD);
             unsigned char want = bval(from, (size_t)me * nb + i % nb, salt);
             DEXPECT(errs, b.dest[i] == want, "alltoall nb %llu byte %llu: %d want %d",
                     (unsigned long long)nb, (unsigned long long)i, b.dest[i], want);
         }
     } else if (which == BROADCAST) {
-        for (size_t i = threadIdx.x; i < nb; i += blockDim.x)
+        for (size_t i = first; i < nb; i += step)
             DEXPECT(errs, b.dest[i] == bval(rootpe, i, salt),
                     "broadcast nb %llu byte %llu: %d want %d", (unsigned long long)nb,
                     (unsigned long long)i, b.dest[i], bval(rootpe, i, salt));
     } else {
-        for (size_t i = threadIdx.x; i < ni; i += blockDim.x) {
+        for (size_t i = first; i < ni; i += step) {
             int s = 0, m = 0;
             for (int j = 0; j < n; j++) {
                 int v = ival(shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD), i, salt);
@@ -181,27 +183,29 @@ __device__ static void colls(shmem_team_t team, bufs_t b, size_t nb, int salt,
     const int n = shmem_team_n_pes(team);
     const size_t ni = nb / 4 ? nb / 4 : 1;
 
-    fill(team, b, nb, ni, salt);
+    fill(team, b, nb, ni, salt, threadIdx.x, blockDim.x);
     shmemx_fcollectmem_block(team, b.dest, b.src, nb);
-    check(team, b, nb, salt, FCOLLECT, errs);
+    check(team, b, nb, salt, FCOLLECT, errs, threadIdx.x, blockDim.x);
     shmemx_alltoallmem_block(team, b.dest, b.src, nb);
-    check(team, b, nb, salt, ALLTOALL, errs);
+    check(team, b, nb, salt, ALLTOALL, errs, threadIdx.x, blockDim.x);
     shmemx_broadcastmem_block(team, b.dest, b.src, nb, n - 1);
-    check(team, b, nb, salt, BROADCAST, errs);
+    check(team, b, nb, salt, BROADCAST, errs, threadIdx.x, blockDim.x);
     shmemx_int_sum_reduce_block(team, b.isum, b.isrc, ni);
     shmemx_int_max_reduce_block(team, b.imax, b.isrc, ni);
-    check(team, b, nb, salt, REDUCE, errs);
+    check(team, b, nb, salt, REDUCE, errs, threadIdx.x, blockDim.x);
 }
 
 __global__ void fill_k(shmem_team_t team, bufs_t b, size_t nb, int salt)
 {
-    fill(team, b, nb, nb / 4 ? nb / 4 : 1, salt);
+    fill(team, b, nb, nb / 4 ? nb / 4 : 1, salt, blockIdx.x * (size_t)blockDim.x + threadIdx.x,
+         (size_t)gridDim.x * blockDim.x);
 }
 
 __global__ void check_k(shmem_team_t team, bufs_t b, size_t nb, int salt, int which,
                         unsigned long long *errs)
 {
-    check(team, b, nb, salt, which, errs);
+    check(team, b, nb, salt, which, errs, blockIdx.x * (size_t)blockDim.x + threadIdx.x,
+          (size_t)gridDim.x * blockDim.x);
 }
 
 /* Block b runs rounds of collectives on teams[b] (two teams at once with two blocks). */
@@ -216,16 +220,17 @@ __global__ void team_colls(const shmem_team_t *teams, const bufs_t *b, int salt,
 
 #define MAXB 40000
 
-static bufs_t bufs_new(void)
+/* Buffers for parts of up to maxb bytes. */
+static bufs_t bufs_new(size_t maxb)
 {
     const int n = shmem_n_pes();
     bufs_t b;
 
-    b.src = (unsigned char *)shmemx_malloc_device(MAXB * n);
-    b.dest = (unsigned char *)shmemx_malloc_device(MAXB * n);
-    b.isrc = (int *)shmemx_malloc_device(MAXB);
-    b.isum = (int *)shmemx_malloc_device(MAXB);
-    b.imax = (int *)shmemx_malloc_device(MAXB);
+    b.src = (unsigned char *)shmemx_malloc_device(maxb * n);
+    b.dest = (unsigned char *)shmemx_malloc_device(maxb * n);
+    b.isrc = (int *)shmemx_malloc_device(maxb);
+    b.isum = (int *)shmemx_malloc_device(maxb);
+    b.imax = (int *)shmemx_malloc_device(maxb);
     return b;
 }
 
@@ -249,8 +254,8 @@ static void run_colls(shmem_team_t a, shmem_team_t b, int salt, const char *what
     CUDA_CHECK(cudaMallocManaged(&bb, sizeof(bufs_t) * 2));
     teams[0] = a;
     teams[1] = b;
-    bb[0] = bufs_new();
-    bb[1] = bufs_new();
+    bb[0] = bufs_new(MAXB);
+    bb[1] = bufs_new(MAXB);
     if (a != SHMEM_TEAM_INVALID) {
         team_colls<<<nb, 256>>>(teams, bb, salt, gt_dev_errors);
         KERNEL_CHECK();
@@ -274,25 +279,26 @@ static void run_barriers(shmem_team_t team, const char *what)
     shmemx_free_device(rows);
 }
 
-/* The same collectives on a stream, enqueued by the host, checks on the same stream. */
+/* The same collectives on a stream, enqueued by the host, checks on the same stream; up to 3
+ * MiB parts, so that a split team's large collectives spread over several channels. */
 static void stream_colls(shmem_team_t team, int salt, cudaStream_t s, const char *what)
 {
-    const size_t sizes[] = {8, 1000, 5000, 40000};
-    bufs_t b = bufs_new();
+    const size_t sizes[] = {8, 1000, 5000, 40000, (3u << 20) + 24};
+    bufs_t b = bufs_new((3u << 20) + 24);
 
-    for (int k = 0; k < 4 && team != SHMEM_TEAM_INVALID; k++) {
+    for (int k = 0; k < 5 && team != SHMEM_TEAM_INVALID; k++) {
         const size_t nb = sizes[k], ni = nb / 4 ? nb / 4 : 1;
         const int sl = salt + k;
-        fill_k<<<1, 256, 0, s>>>(team, b, nb, sl);
+        fill_k<<<64, 256, 0, s>>>(team, b, nb, sl);
         shmemx_fcollectmem_on_stream(team, b.dest, b.src, nb, s);
-        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, FCOLLECT, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, FCOLLECT, gt_dev_errors);
         shmemx_alltoallmem_on_stream(team, b.dest, b.src, nb, s);
-        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, ALLTOALL, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, ALLTOALL, gt_dev_errors);
         shmemx_broadcastmem_on_stream(team, b.dest, b.src, nb, shmem_team_n_pes(team) - 1, s);
-        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, BROADCAST, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, BROADCAST, gt_dev_errors);
         shmemx_int_sum_reduce_on_stream(team, b.isum, b.isrc, ni, s);
         shmemx_int_max_reduce_on_stream(team, b.imax, b.isrc, ni, s);
-        check_k<<<1, 256, 0, s>>>(team, b, nb, sl, REDUCE, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, REDUCE, gt_dev_errors);
         CUDA_CHECK(cudaGetLastError());
     }
     CUDA_CHECK(cudaStreamSynchronize(s));

@@ -71,8 +71,9 @@ SYMM_DEV void symm_dev_split(size_t n, size_t unit, int i, int parts, size_t *lo
 
 /* Where one collective keeps its synchronisation: its members, and either a team slot (chan <
  * 0: the block-scope collectives of the team in that slot, with the slot's flags, epoch count
- * and scratch) or channel chan of the stream kernels (world: the channel's flags and epoch
- * count; the stream scratch); and its epoch. Kept small: it lives through every collective. */
+ * and scratch) or channel chan of the stream kernels (the world's channels, with the stream
+ * scratch, or a split team's channels, by slot); and its epoch. Kept small: it lives through
+ * every collective. */
 typedef struct symm_dev_cc {
     symm_dev_tv_t t;
     int chan;
@@ -86,8 +87,11 @@ SYMM_DEV unsigned long long *symm_dev_flags(const symm_dev_cc_t &c, int which, i
 {
     symm_dev_internal_t *in = symm_dev_internal(pe);
 
-    if (c.chan >= 0)
+    if (c.chan >= 0 && c.t.slot == 0)
         return which == SYMM_FLAG_READY ? in->ready[c.chan] : in->done[c.chan];
+    if (c.chan >= 0)
+        return which == SYMM_FLAG_READY ? in->tch_ready[c.t.slot][c.chan]
+                                        : in->tch_done[c.t.slot][c.chan];
     return which == SYMM_FLAG_READY ? in->tready[c.t.slot] : in->tdone[c.t.slot];
 }
 
@@ -135,14 +139,15 @@ SYMM_DEV symm_dev_cc_t symm_dev_cc_block(const symm_dev_tv_t &t)
     return c;
 }
 
-/* Channel ch of a stream kernel (world). */
-SYMM_DEV symm_dev_cc_t symm_dev_cc_channel(int ch)
+/* Channel ch of a stream kernel of team t (the world: slot 0). */
+SYMM_DEV symm_dev_cc_t symm_dev_cc_channel(const symm_dev_tv_t &t, int ch)
 {
+    symm_dev_internal_t *in = symm_dev_internal(symm_dev_c.my_pe);
     symm_dev_cc_t c;
 
-    c.t = symm_dev_world(0);
+    c.t = t;
     c.chan = ch;
-    c.e = symm_dev_coll_enter(&symm_dev_internal(symm_dev_c.my_pe)->chan_epoch[ch].v);
+    c.e = symm_dev_coll_enter(t.slot == 0 ? &in->chan_epoch[ch].v : &in->tch_epoch[t.slot][ch]);
     return c;
 }
 

@@ -17,12 +17,14 @@
 
 /* Bump when symm_dev_state_t or symm_dev_internal_t change: a module compiled against another
  * layout is refused at registration. */
-#define SYMM_DEV_ABI 2
+#define SYMM_DEV_ABI 3
 
 /* Most PEs of one GPU job (flag arrays are sized by it). */
 #define SYMM_DEV_MAX_PES 128
-/* Most blocks ("channels") one collective kernel spreads over. */
+/* Most blocks ("channels") one collective kernel spreads over: on the world, and on a split
+ * team. */
 #define SYMM_DEV_CHANNELS 32
+#define SYMM_DEV_TEAM_CHANNELS 32
 /* Team slots (the host's: SHMEM_TEAM_WORLD has slot 0, SHMEM_TEAM_SHARED slot 1), and the
  * entries of the table that finds a team's slot from its handle (twice as many, so that a
  * lookup ends at an empty entry after a probe or two). */
@@ -33,8 +35,8 @@
  * SYMM_DEV_TEAM_SCRATCH. */
 #define SYMM_DEV_SCRATCH (1u << 20)
 #define SYMM_DEV_TEAM_SCRATCH (32u << 10)
-/* Bytes at the start of every device heap reserved for the library (five 2 MiB granules). */
-#define SYMM_DEV_INTERNAL_SIZE (10u << 20)
+/* Bytes at the start of every device heap reserved for the library (seven 2 MiB granules). */
+#define SYMM_DEV_INTERNAL_SIZE (14u << 20)
 
 /* Written by a device check that fails, into host memory the device can write: the host
  * formats the message when the failed kernel surfaces as a CUDA error. */
@@ -116,9 +118,14 @@ typedef struct symm_dev_internal {
     unsigned long long tready[SYMM_DEV_TEAMS][SYMM_DEV_MAX_PES];
     unsigned long long tdone[SYMM_DEV_TEAMS][SYMM_DEV_MAX_PES];
     /* Stream kernels: ready[ch][src]: PE src entered collective epoch (its buffers are ready);
-     * done[ch][src]: PE src delivered its part of that collective to this PE. */
+     * done[ch][src]: PE src delivered its part of that collective to this PE. The same for the
+     * channels of a split team's stream kernels, by slot and member index, with their epoch
+     * counts. */
     unsigned long long ready[SYMM_DEV_CHANNELS][SYMM_DEV_MAX_PES];
     unsigned long long done[SYMM_DEV_CHANNELS][SYMM_DEV_MAX_PES];
+    unsigned long long tch_epoch[SYMM_DEV_TEAMS][SYMM_DEV_TEAM_CHANNELS];
+    unsigned long long tch_ready[SYMM_DEV_TEAMS][SYMM_DEV_TEAM_CHANNELS][SYMM_DEV_MAX_PES];
+    unsigned long long tch_done[SYMM_DEV_TEAMS][SYMM_DEV_TEAM_CHANNELS][SYMM_DEV_MAX_PES];
     /* Small collectives: peers push their parts here, into buffer (epoch & 1); the second half
      * of a buffer is this PE's staging. scratch: the world's block-scope collectives;
      * stream_scratch: the library's stream kernels, whose many blocks cannot share a device
