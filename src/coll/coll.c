@@ -33,21 +33,18 @@
  * Large data is read from the users' own buffers, so a call ends when every member has posted
  * `done` (nobody reads or writes its buffers any more). A large fcollect part is pushed
  * instead: its owner reads it once, a chunk at a time, and writes each chunk into every
- * member's dest after the member has posted the call. A large reduction is split into one slice per
- * worker: every member when each PE has a CPU of its own, one per CPU when PEs outnumber CPUs.
- * A worker combines its slice of every source, in team order, a block at a time in a private
- * buffer, and stores the finished block into every member's dest, so one synchronisation (the
- * workers' `done`, or a team barrier when PEs outnumber CPUs) ends the call. Every element is
- * combined in the same order by one PE, so all PEs get bit-identical results. Copies that move
- * more than a core's L2 cache holds use streaming stores.
+ * member's dest after the member has posted the call. A large reduction is split into one
+ * slice per worker: every member when each PE has a CPU of its own, one per CPU when PEs
+ * outnumber CPUs. A worker combines its slice of every source, in team order, a block at a
+ * time in a private buffer, and stores the finished block into every member's dest, so one
+ * synchronisation (the workers' `done`, or a team barrier when PEs outnumber CPUs) ends the
+ * call. Every element is combined in the same order by one PE, so all PEs get bit-identical
+ * results. Copies that move more than a core's L2 cache holds use streaming stores.
  */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 #include "coll/coll.h"
 
@@ -374,15 +371,10 @@ static void copy_nofence(void *dest, const void *src, size_t n, int stream)
         memcpy(dest, src, n);
 }
 
-/* Streaming stores are weakly ordered: visible before anything published after. */
 static void stream_fence(int stream)
 {
-#if defined(__x86_64__)
     if (stream)
-        _mm_sfence();
-#else
-    (void)stream;
-#endif
+        symm_copy_stream_fence();
 }
 
 static void copy(void *dest, const void *src, size_t n, int stream)

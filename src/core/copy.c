@@ -44,11 +44,16 @@ void symm_copy_stream_nofence(void *dest, const void *src, size_t n)
 #endif
 }
 
+/* Streaming stores are weakly ordered: visible before anything stored after. */
+void symm_copy_stream_fence(void)
+{
+#if defined(__x86_64__)
+    _mm_sfence();
+#endif
+}
+
 void symm_copy_stream(void *dest, const void *src, size_t n)
 {
     symm_copy_stream_nofence(dest, src, n);
-#if defined(__x86_64__)
-    /* Streaming stores are weakly ordered: visible before anything stored after. */
-    _mm_sfence();
-#endif
+    symm_copy_stream_fence();
 }

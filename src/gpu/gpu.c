@@ -316,7 +316,10 @@ static void teams_upload(const char *call)
                                              dev_teams, sizeof(dev_teams)));
 }
 
-#define SLOT_RANGE(field, slot)                                                                      {offsetof(symm_dev_internal_t, field) + (size_t)(slot) * sizeof(((symm_dev_internal_t *)0)->field[0]),      sizeof(((symm_dev_internal_t *)0)->field[0])}
+/* {offset, bytes} of element `slot` of the internal part's array `field`. */
+#define SLOT_SIZE(field) sizeof(((symm_dev_internal_t *)0)->field[0])
+#define SLOT_RANGE(field, slot)                                                                  \
+    {offsetof(symm_dev_internal_t, field) + (size_t)(slot) * SLOT_SIZE(field), SLOT_SIZE(field)}
 
 static void slot_reset(const char *call, int slot)
 {

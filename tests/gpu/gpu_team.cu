@@ -102,8 +102,8 @@ __global__ void team_barriers(shmem_team_t team, int *rows, int rounds, unsigned
         }
         __syncthreads();
         for (int i = tid; i < n; i += blockDim.x)
-            DEXPECT(errs, ((volatile int *)row)[i] == k, "team barrier round %d: member %d wrote %d",
-                    k, i, ((volatile int *)row)[i]);
+            DEXPECT(errs, ((volatile int *)row)[i] == k,
+                    "team barrier round %d: member %d wrote %d", k, i, ((volatile int *)row)[i]);
         __syncthreads();
     }
 }

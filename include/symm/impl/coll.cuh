@@ -154,7 +154,9 @@ SYMM_DEV symm_dev_cc_t symm_dev_cc_channel(const symm_dev_tv_t &t, int ch)
 /* Block-wide, after a __syncthreads that follows the block's data stores. */
 SYMM_DEV void symm_dev_coll_post(const symm_dev_cc_t &c, int which)
 {
-    for (int i = (int)symm_dev_tid<SYMM_BLOCK>(); i < c.t.size; i += (int)symm_dev_nth<SYMM_BLOCK>())
+    const int tid = (int)symm_dev_tid<SYMM_BLOCK>(), nth = (int)symm_dev_nth<SYMM_BLOCK>();
+
+    for (int i = tid; i < c.t.size; i += nth)
         symm_dev_st_release(symm_dev_flags(c, which, symm_dev_member(c.t, i)) + c.t.me, c.e);
 }
 
@@ -162,7 +164,9 @@ SYMM_DEV void symm_dev_coll_wait(const symm_dev_cc_t &c, int which)
 {
     const unsigned long long *w = symm_dev_flags(c, which, symm_dev_c.my_pe);
 
-    for (int i = (int)symm_dev_tid<SYMM_BLOCK>(); i < c.t.size; i += (int)symm_dev_nth<SYMM_BLOCK>())
+    const int tid = (int)symm_dev_tid<SYMM_BLOCK>(), nth = (int)symm_dev_nth<SYMM_BLOCK>();
+
+    for (int i = tid; i < c.t.size; i += nth)
         while (symm_dev_ld_acquire(w + i) < c.e)
             ;
     __syncthreads();
@@ -190,7 +194,8 @@ SYMM_DEV size_t symm_dev_ll_words(size_t bytes)
 /* The small protocol applies when one channel runs and every part fits half a buffer. */
 SYMM_DEV bool symm_dev_ll_fits(const symm_dev_cc_t &c, size_t bytes, int nch)
 {
-    return nch == 1 && (size_t)c.t.size * symm_dev_ll_words(bytes) * 8 <= symm_dev_scratch_len(c) / 2;
+    return nch == 1 &&
+           (size_t)c.t.size * symm_dev_ll_words(bytes) * 8 <= symm_dev_scratch_len(c) / 2;
 }
 
 SYMM_DEV unsigned symm_dev_gather4(const char *s, size_t off, size_t len)
@@ -338,7 +343,8 @@ SYMM_DEV void symm_dev_ll_coll(const symm_dev_cc_t &c, int kind, void *dest, con
 {
     const int n = c.t.size;
     const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
-    char *buf = symm_dev_ll_buf(c, e, symm_dev_c.my_pe), *staging = buf + symm_dev_scratch_len(c) / 2;
+    char *buf = symm_dev_ll_buf(c, e, symm_dev_c.my_pe);
+    char *staging = buf + symm_dev_scratch_len(c) / 2;
     size_t lo = 8 * p0 < bytes ? 8 * p0 : bytes, hi = 8 * p1 < bytes ? 8 * p1 : bytes;
 
     symm_dev_ll_move(c, kind, dest, src, bytes, root, buf, staging, (unsigned)e, p0, p1);
@@ -485,8 +491,8 @@ SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *sr
     for (size_t i = (v1 > lo / per ? v1 * per : lo) + tid; i < hi; i += nth) {
         T acc = symm_dev_ldcg(symm_dev_xlate(src, symm_dev_member(t, 0)) + i);
         for (int k = 1; k < n; k++)
-            acc = symm_dev_combine<OP, T>(acc,
-                                          symm_dev_ldcg(symm_dev_xlate(src, symm_dev_member(t, k)) + i));
+            acc = symm_dev_combine<OP, T>(
+                acc, symm_dev_ldcg(symm_dev_xlate(src, symm_dev_member(t, k)) + i));
         for (int k = 0; k < n; k++) {
             int j = me + k < n ? me + k : me + k - n;
             symm_dev_xlate(dest, symm_dev_member(t, j))[i] = acc;

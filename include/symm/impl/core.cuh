@@ -245,7 +245,8 @@ SYMM_DEV symm_dev_tv_t symm_dev_team(const char *call, const void *team)
     const symm_dev_team_t *tab = symm_dev_internal(symm_dev_c.my_pe)->teams;
     unsigned i = SYMM_DEV_TEAM_HASH(h);
 
-    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && h > 1; k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
+    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && h > 1;
+         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
         const unsigned long long x = tab[i].handle;
         if (x == h) {
             symm_dev_tv_t t = {tab[i].slot, tab[i].start, tab[i].stride, tab[i].size, tab[i].me};

@@ -79,7 +79,8 @@ typedef struct symm_dev_line {
 
 /* Where the entry of handle h starts its probe in the team table: the top bits of a
  * multiplicative hash (host and device compute it alike). */
-#define SYMM_DEV_TEAM_HASH(h) ((unsigned)((((unsigned long long)(h) >> 4) * 0x9E3779B97F4A7C15ull) >> 57))
+#define SYMM_DEV_TEAM_HASH(h)                                                                    \
+    ((unsigned)((((unsigned long long)(h) >> 4) * 0x9E3779B97F4A7C15ull) >> 57))
 
 /* A team as this PE's kernels see it: the host's handle on this PE (0: a free entry, 1: a
  * removed one) and the team's members, world PEs start + i * stride for i in [0, size). */
