@@ -383,6 +383,37 @@ static void copy(void *dest, const void *src, size_t n, int stream)
     stream_fence(stream);
 }
 
+/* A collective whose data just fits the L2 and is called again on the same buffers finds, when
+ * it copies in the same order as last time, each line evicted just before it is needed: the
+ * cache replaces the least recently used lines. Such calls alternate direction instead (every
+ * other call runs backwards, in 16 KiB pieces that keep the prefetcher's forward streams), so
+ * each call starts on the lines the one before ended on. Measured on a 2-core Xeon VM: a 1 MiB
+ * memcpy repeated 29 GB/s, alternating 37 GB/s. */
+#define SWEEP_CHUNK (16u << 10)
+
+static int sweeps_back(symm_team_t *t)
+{
+    return (int)(t->sweeps++ & 1);
+}
+
+static void copy_swept(void *dest, const void *src, size_t n, int back)
+{
+    size_t off = n, len;
+
+    if (!back) {
+        memcpy(dest, src, n);
+        return;
+    }
+    len = n % SWEEP_CHUNK ? n % SWEEP_CHUNK : SWEEP_CHUNK;
+    while (off) {
+        if (len > off)
+            len = off;
+        off -= len;
+        memcpy((char *)dest + off, (const char *)src + off, len);
+        len = SWEEP_CHUNK;
+    }
+}
+
 /* ---- broadcast ---------------------------------------------------------------------------- */
 static void broadcast_body(shmem_team_t team, const char *call, void *dest,
                            const void *source, size_t nb, size_t es, int root)
@@ -433,7 +464,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     coll_t c;
     symm_team_t *t;
     int n, me;
-    int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream;
+    int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream, back;
 
     begin(&c, team, call, op, nb / es, 0, 0);
     t = c.t;
@@ -463,13 +494,15 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
         finish(&c);
         return;
     }
-    copy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream);
+    back = !small && !stream && sweeps_back(t);
+    if (!back)
+        copy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream);
     /* With more PEs than CPUs, one barrier (each PE woken once) beats waiting for each member
      * in turn (a wake-up per member). */
     if (meets)
         meet(&c);
     for (int k = 1; k < n; k++) {
-        int i = (me + k) % n;
+        int i = (me + (back ? n - k : k)) % n;
         const char *from;
         if (small) {
             from = published(&c, i, part);
@@ -477,8 +510,13 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
             wait_member(&c, i);
             from = remote(&c, source, part, i);
         }
-        copy((char *)dest + (size_t)i * nb, from + pick * me, nb, stream);
+        if (stream)
+            copy((char *)dest + (size_t)i * nb, from + pick * me, nb, stream);
+        else
+            copy_swept((char *)dest + (size_t)i * nb, from + pick * me, nb, back);
     }
+    if (back)
+        copy_swept((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, 1);
     if (!small)
         finish(&c);
 }

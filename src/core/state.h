@@ -180,6 +180,7 @@ struct symm_team {
     int slot;
     uint32_t bar_epoch;  /* barriers so far */
     uint32_t coll_epoch; /* collectives so far */
+    uint32_t sweeps;     /* cache-sized copying collectives so far (their direction) */
     long config_mask;
     int num_contexts;
     const char *name;
