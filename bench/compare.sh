@@ -87,7 +87,9 @@ cached_load|g8|2|a load that hits the cache (dependent loads)
 flag_pingpong|put_signal_rt|2|two processes each writing 8 B and then a flag into the other'"'"'s half of a shared page, round trip
 flag_barrier|barrier_all|2|two processes raising and spinning on flags in one shared page
 sum_1m|sum_reduce_1m|2|one core computing c[i] = a[i] + b[i] over 1 MiB of longs (2 MiB read, 1 MiB written)
-sum_1m|sum_reduce_1m|4|the same'
+sum_1m|sum_reduce_1m|4|the same
+copy_1m|alltoall_1m|2|one core copying 1 MiB into 1 MiB, every other pass backwards (what each PE of a 2-PE alltoall of 1 MiB copies)
+copy_2m|alltoall_1m|4|one core copying 2 MiB into 2 MiB, the same way (what each CPU copies in a 4-PE alltoall of 1 MiB on 2 CPUs)'
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$SECONDS
@@ -436,6 +438,11 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "  as warm as a loop leaves them (2 MiB read, 1 MiB written): about the traffic each PE of"
     echo "  a 1 MiB sum reduction moves through its core, whether it combines the whole array or"
     echo "  its slice of it and then gathers the rest."
+    echo "- **Copy floors**: one core copying 1 MiB (or 2 MiB) into a buffer as large, every other"
+    echo "  pass backwards so that each pass starts on the lines the last one left in the cache:"
+    echo "  the copying each PE of a 2-PE alltoall of 1 MiB does (its own block and its peer's),"
+    echo "  and what each CPU does when 4 PEs share 2 CPUs. No alltoall on this machine can take"
+    echo "  less time than its floor, whatever the library."
     echo
     echo "Made by: \`$cmd\` (took $((SECONDS - t_start)) s)"
     echo

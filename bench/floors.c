@@ -7,7 +7,10 @@
  * cost of a put that is complete at once), a load that hits the cache (the cost of a g from a
  * mapped peer), and a 2-input sum of 1 MiB of longs, c[i] = a[i] + b[i], that reads 2 MiB and
  * writes 1 MiB on one core with the arrays as warm as a loop leaves them (what one PE's share
- * of a 1 MiB sum reduction must move at the least). Two processes (fork) sharing one
+ * of a 1 MiB sum reduction must move at the least), and copies of 1 and 2 MiB into buffers as
+ * large, every other pass backwards in 16 KiB pieces so that each pass starts on the lines the
+ * last one left in the cache (the copying one core does in an alltoall of 1 MiB: the PE's own
+ * at 2 PEs, two PEs' at 4 PEs on 2 CPUs). Two processes (fork) sharing one
  * MAP_SHARED anonymous page: a barrier, each raising its flag and spinning on the other's (the
  * cost of a two-PE barrier), and a ping-pong, each writing 8 bytes and then a flag on another
  * cache line into the other's half of the page and spinning on the flag in its own half (the
@@ -56,6 +59,7 @@ typedef struct {
 static floors_page_t *page;
 static long rounds; /* this process's barriers or ping-pongs, continued across trials */
 static long sum_a[SUM_LONGS], sum_b[SUM_LONGS], sum_c[SUM_LONGS];
+static _Alignas(64) char copy_src[2 << 20], copy_dst[2 << 20];
 static volatile long sink;
 
 typedef void (*floors_kernel_t)(long iters);
@@ -95,6 +99,32 @@ static void k_sum_1m(long iters)
         atomic_signal_fence(memory_order_seq_cst);
     }
     sink = sum_c[(size_t)iters % SUM_LONGS];
+}
+
+#define COPY_PIECE (16 << 10)
+
+static void copy_passes(long iters, size_t n)
+{
+    for (long i = 0; i < iters; i++) {
+        if (i & 1) {
+            for (size_t off = n; off > 0; off -= COPY_PIECE)
+                memcpy(copy_dst + off - COPY_PIECE, copy_src + off - COPY_PIECE, COPY_PIECE);
+        } else {
+            memcpy(copy_dst, copy_src, n);
+        }
+        atomic_signal_fence(memory_order_seq_cst);
+    }
+    sink = copy_dst[(size_t)iters % n];
+}
+
+static void k_copy_1m(long iters)
+{
+    copy_passes(iters, 1 << 20);
+}
+
+static void k_copy_2m(long iters)
+{
+    copy_passes(iters, 2 << 20);
 }
 
 /* Raises flag[me] to round n and waits until the other flag reaches it; 0 on STOP. */
@@ -158,6 +188,8 @@ static const floors_case_t floors[] = {
     {"store_fence", 1, k_store_fence, NULL},
     {"cached_load", 1, k_cached_load, NULL},
     {"sum_1m", 1, k_sum_1m, NULL},
+    {"copy_1m", 1, k_copy_1m, NULL},
+    {"copy_2m", 1, k_copy_2m, NULL},
     {"flag_barrier", 2, k_flag_barrier, partner_barrier},
     {"flag_pingpong", 2, k_pingpong, partner_pingpong},
 };
@@ -274,6 +306,7 @@ int main(void)
         sum_a[j] = (long)j;
         sum_b[j] = 2 * (long)j;
     }
+    memset(copy_src, 1, sizeof(copy_src));
     for (size_t i = 0; i < NFLOORS; i++) {
         if (floors[i].procs == 1)
             measure(&floors[i]);
