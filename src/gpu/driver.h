@@ -25,6 +25,7 @@
     X(cuDeviceGetName)                                                                          \
     X(cuDevicePrimaryCtxRetain)                                                                 \
     X(cuDevicePrimaryCtxRelease)                                                                \
+    X(cuCtxGetCurrent)                                                                          \
     X(cuCtxSetCurrent)                                                                          \
     X(cuCtxSynchronize)                                                                         \
     X(cuMemGetAllocationGranularity)                                                            \

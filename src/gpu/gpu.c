@@ -347,6 +347,7 @@ void symm_gpu_team_add(const symm_team_t *t)
                                      .stride = t->stride, .size = t->size, .me = t->me};
     if (!symm_gpu_g.started)
         return;
+    symm_gpu_bind(call);
     slot_reset(call, t->slot);
     teams_upload(call);
 }
@@ -360,8 +361,10 @@ void symm_gpu_team_remove(const symm_team_t *t)
          k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
         if (dev_teams[i].handle == h) {
             dev_teams[i].handle = 1;
-            if (symm_gpu_g.started)
+            if (symm_gpu_g.started) {
+                symm_gpu_bind("shmem_team_destroy");
                 teams_upload("shmem_team_destroy");
+            }
             return;
         }
     }
@@ -452,8 +455,10 @@ void symm_gpu_start(const char *call)
     CUdeviceptr win, err_dev;
     void *err_host;
 
-    if (symm_gpu_g.started)
+    if (symm_gpu_g.started) {
+        symm_gpu_bind(call);
         return;
+    }
     symm_check_init(call);
     load_params(call);
     if (symm_gpu_g.mode == 0)
@@ -535,12 +540,21 @@ void symm_gpu_start(const char *call)
               count, symm_gpu_g.heap_size >> 20, (void *)symm_gpu_g.win);
 }
 
+void symm_gpu_bind(const char *call)
+{
+    CUcontext cur = NULL;
+
+    if (symm_cu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != symm_gpu_g.ctx)
+        SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_gpu_g.ctx));
+}
+
 void symm_gpu_need(const char *call)
 {
     symm_check_init(call);
     if (!symm_gpu_g.started)
         symm_fatal("%s: the GPU part has not started: allocate device memory "
                    "(shmemx_malloc_device) first, or set SYMM_GPU=1", call);
+    symm_gpu_bind(call);
 }
 
 /* ---- Hooks of the core -------------------------------------------------------------------- */
@@ -558,6 +572,7 @@ void symm_gpu_fini(void)
 
     if (!symm_gpu_g.started)
         return;
+    symm_gpu_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
     for (size_t i = symm_gpu_g.nchunks; i-- > 0;) {
         const symm_gpu_chunk_t *c = &symm_gpu_g.chunks[i];
@@ -598,6 +613,7 @@ static symm_status_t host_copy(void *dest, const void *src, size_t n, int pe, in
     if (n == 0)
         return SYMM_OK;
     peer = symm_gpu_xlate(sym, pe);
+    symm_gpu_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)(put ? peer : dest),
                                               (CUdeviceptr)(put ? src : peer), n,
                                               symm_gpu_g.copy));
@@ -622,6 +638,7 @@ void symm_gpu_quiet(void)
 {
     if (!symm_gpu_g.queued)
         return;
+    symm_gpu_bind("shmem_quiet");
     SYMM_CU_CHECK("shmem_quiet", symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
     symm_gpu_g.queued = 0;
     symm_g.gpu_queued = 0;
@@ -705,6 +722,7 @@ void symm_gpu_poll(const char *call)
         return;
     if (symm_gpu_g.err && symm_gpu_g.err->set == 1)
         symm_gpu_cu_fail(call, "a device check", CUDA_ERROR_ASSERT);
+    symm_gpu_bind(call);
     r = symm_cu.cuStreamQuery(symm_gpu_g.copy);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY)
         symm_gpu_cu_fail(call, "cuStreamQuery", r);
@@ -750,8 +768,10 @@ SYMM_EXPORT void shmemx_free_device(void *ptr)
     if (ptr != NULL && (!symm_gpu_g.started || off >= symm_gpu_g.heap_size ||
                         symm_alloc_size_of(&symm_gpu_g.alloc, off) == 0))
         symm_fatal("%s(ptr=%p): not a block returned by a device heap allocation", call, ptr);
-    if (symm_gpu_g.started)
+    if (symm_gpu_g.started) {
+        symm_gpu_bind(call);
         SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
+    }
     symm_barrier_world();
     if (ptr != NULL)
         symm_alloc_put(&symm_gpu_g.alloc, off);

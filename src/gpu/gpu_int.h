@@ -78,8 +78,12 @@ extern symm_gpu_t symm_gpu_g;
 
 /* Starts the GPU part if it has not started (collective); fatal when it cannot. */
 void symm_gpu_start(const char *call);
-/* Fatal unless the GPU part has started. */
+/* Fatal unless the GPU part has started; binds the device to the calling thread. */
 void symm_gpu_need(const char *call);
+/* Makes the device's primary context current on the calling thread, which may be any thread
+ * of the PE (one thread-local read when it already is). Every host entry into the GPU part
+ * that reaches the driver after the start calls it. */
+void symm_gpu_bind(const char *call);
 /* Ends the job over a failed driver call: names call and what failed, and, when a kernel of
  * this PE failed a device check or faulted, what the kernel reported. */
 void symm_gpu_cu_fail(const char *call, const char *what, CUresult r) __attribute__((noreturn));

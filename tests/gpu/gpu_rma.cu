@@ -3,10 +3,12 @@
 /*
  * Device RMA for every type of the type table (long double aside), in thread, warp and block
  * scope: put, get, their _nbi forms, p, g, iput and iget; the sized forms and mem; shmem_ptr;
- * then host RMA (shmem.h calls from the host) on device-heap addresses. Every PE writes to
- * its right neighbour and reads from it, with values that name the writer and the index, and
- * every element is checked exactly.
+ * then host RMA (shmem.h calls from the host) on device-heap addresses, from the main thread
+ * and from another. Every PE writes to its right neighbour and reads from it, with values that
+ * name the writer and the index, and every element is checked exactly.
  */
+#include <pthread.h>
+
 #include "gpu_test.h"
 
 #define N 300 /* elements per region: not a multiple of any vector width */
@@ -202,6 +204,53 @@ static void host_rma(void)
     shmemx_free_device(sym);
 }
 
+/* Host RMA on device memory from a thread the library has not seen (while the main thread waits
+ * for it): no CUDA context is current there, so each call must bind the device itself. */
+struct other_args {
+    long *sym, *dev;
+};
+
+static void *other_thread(void *p)
+{
+    struct other_args *a = (struct other_args *)p;
+    const int me = shmem_my_pe(), right = (me + 1) % shmem_n_pes();
+    long v[64];
+
+    for (int i = 0; i < 64; i++)
+        v[i] = val<long>(me, i, 2) + 1000 * me;
+    shmem_long_put(a->sym, v, 64, right);                     /* host source, blocking */
+    shmem_putmem_nbi(a->sym + 64, v, 64 * sizeof(long), right); /* queued for the quiet */
+    shmem_quiet();
+    shmemx_putmem_on_stream(a->sym + 128, a->dev, 64 * sizeof(long), right, NULL);
+    shmemx_quiet_on_stream(NULL);
+    return NULL;
+}
+
+static void host_rma_thread(void)
+{
+    const int me = shmem_my_pe(), npes = shmem_n_pes(), left = (me + npes - 1) % npes;
+    struct other_args a;
+    long back[192], v[64];
+    pthread_t th;
+
+    a.sym = (long *)shmemx_calloc_device(192, sizeof(long));
+    CUDA_CHECK(cudaMalloc(&a.dev, 64 * sizeof(long)));
+    for (int i = 0; i < 64; i++)
+        v[i] = val<long>(me, i, 2) + 1000 * me;
+    CUDA_CHECK(cudaMemcpy(a.dev, v, sizeof(v), cudaMemcpyHostToDevice));
+    EXPECT(pthread_create(&th, NULL, other_thread, &a) == 0, "pthread_create");
+    pthread_join(th, NULL);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    CUDA_CHECK(cudaMemcpy(back, a.sym, sizeof(back), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 192; i++)
+        EXPECT(back[i] == val<long>(left, i % 64, 2) + 1000 * left,
+               "host put from another thread [%d]: %ld", i, back[i]);
+    shmem_barrier_all();
+    CUDA_CHECK(cudaFree(a.dev));
+    shmemx_free_device(a.sym);
+}
+
 int main(void)
 {
     gt_init();
@@ -223,5 +272,6 @@ int main(void)
     shmemx_free_device(sym);
 
     host_rma();
+    host_rma_thread();
     return gt_finish("gpu_rma");
 }
