@@ -302,39 +302,67 @@ template <int POLL> __device__ unsigned long long xpoll(const unsigned long long
     return v;
 }
 
-/* Ping-pong: a red.add to the peer's word, then a wait on the own word, polled as POLL. */
-template <int POLL> __global__ void x_amo(unsigned long long *w, int pe, int iters, int base)
+/* Wait for *p == v with K relaxed loads in flight, issued GAP cycles apart, then an acquire
+ * fence: the change is seen within about a K-th of a load's latency of its arrival. */
+template <int K, int GAP> __device__ void xwait(const unsigned long long *p, unsigned long long v)
 {
-    unsigned long long *r = (unsigned long long *)shmem_ptr(w, pe);
-    for (int i = base + 1; i <= base + iters; i++) {
-        if (shmem_my_pe() == 0) {
-            atomicAdd_system(r, 1ull);
-            while (xpoll<POLL>(w) != (unsigned long long)i)
-                ;
-        } else {
-            while (xpoll<POLL>(w) != (unsigned long long)i)
-                ;
-            atomicAdd_system(r, 1ull);
+    if (K == 1) {
+        while (xpoll<0>(p) != v)
+            ;
+        return;
+    }
+    unsigned long long r[K];
+    long long t0 = clock64();
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        while (clock64() - t0 < (long long)k * GAP)
+            ;
+        asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(r[k]) : "l"(p) : "memory");
+    }
+    for (;;) {
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            if (r[k] == v) {
+                asm volatile("fence.acq_rel.sys;" ::: "memory");
+                return;
+            }
+            asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(r[k]) : "l"(p) : "memory");
         }
     }
 }
 
-/* Ping-pong of 8 data bytes and a signal; the signal store ordered as ORD. */
-template <int ORD> __device__ void xsignal(unsigned long long *sig, unsigned long long v)
+/* Cycles of one relaxed system-scope load of a local word (a chain of dependent loads). */
+__global__ void x_lat(unsigned long long *w, int n, long long *out)
 {
-    if (ORD == 0)
-        asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(sig), "l"(v) : "memory");
-    else if (ORD == 1)
-        asm volatile("fence.sc.sys;\n\tst.relaxed.sys.global.u64 [%0], %1;" ::"l"(sig), "l"(v)
-                     : "memory");
-    else if (ORD == 2)
-        asm volatile("fence.acq_rel.sys;\n\tst.relaxed.sys.global.u64 [%0], %1;" ::"l"(sig),
-                     "l"(v)
-                     : "memory");
-    else
-        asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(sig), "l"(v) : "memory");
+    unsigned long long v = 0;
+    long long t0 = clock64();
+    for (int i = 0; i < n; i++) {
+        const unsigned long long *q = w + (v == 0x123456789abcull);
+        asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(q) : "memory");
+    }
+    out[0] = (clock64() - t0) / n + (long long)(v == 0x123456789abcull);
 }
-template <int ORD>
+
+/* Ping-pong: a red.add (OP 0) or a store (OP 1) to the peer's word, then a wait on the own. */
+template <int OP, int K, int GAP>
+__global__ void x_pp(unsigned long long *w, int pe, int iters, int base)
+{
+    unsigned long long *r = (unsigned long long *)shmem_ptr(w, pe);
+    for (int i = base + 1; i <= base + iters; i++) {
+        if (shmem_my_pe() != 0)
+            xwait<K, GAP>(w, (unsigned long long)i);
+        if (OP == 0)
+            asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(r) : "memory");
+        else
+            asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(r), "l"((unsigned long long)i)
+                         : "memory");
+        if (shmem_my_pe() == 0)
+            xwait<K, GAP>(w, (unsigned long long)i);
+    }
+}
+
+/* Ping-pong of 8 data bytes and a st.release signal, waits as xwait<K, GAP>. */
+template <int K, int GAP>
 __global__ void x_signal(unsigned long long *data, unsigned long long *sig, int pe, int iters,
                          int base)
 {
@@ -342,39 +370,12 @@ __global__ void x_signal(unsigned long long *data, unsigned long long *sig, int 
     unsigned long long *rs = (unsigned long long *)shmem_ptr(sig, pe);
     for (int i = base + 1; i <= base + iters; i++) {
         if (shmem_my_pe() != 0)
-            while (xpoll<0>(sig) != (unsigned long long)i)
-                ;
+            xwait<K, GAP>(sig, (unsigned long long)i);
         *(volatile unsigned long long *)rd = i;
-        xsignal<ORD>(rs, i);
+        asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(rs), "l"((unsigned long long)i)
+                     : "memory");
         if (shmem_my_pe() == 0)
-            while (xpoll<0>(sig) != (unsigned long long)i)
-                ;
-    }
-}
-
-/* Raw stores to the peer: UNROLL 16-byte words in flight per thread, CS: streaming stores. */
-template <int UNROLL, int CS>
-__global__ void __launch_bounds__(1024) x_store(const uint4 *src, uint4 *dst, size_t n16,
-                                                int iters)
-{
-    size_t nth = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    for (int it = 0; it < iters; it++) {
-        size_t i = t;
-        for (; i + (UNROLL - 1) * nth < n16; i += UNROLL * nth) {
-            uint4 v[UNROLL];
-#pragma unroll
-            for (int u = 0; u < UNROLL; u++)
-                v[u] = src[i + u * nth];
-#pragma unroll
-            for (int u = 0; u < UNROLL; u++) {
-                if (CS)
-                    __stcs(dst + i + u * nth, v[u]);
-                else
-                    dst[i + u * nth] = v[u];
-            }
-        }
-        for (; i < n16; i += nth)
-            dst[i] = src[i];
+            xwait<K, GAP>(sig, (unsigned long long)i);
     }
 }
 
@@ -382,70 +383,52 @@ static void experiments(void)
 {
     unsigned long long *w = (unsigned long long *)flag + 2; /* 16-byte aligned words of flag */
     const int iters = 10000;
-    void (*amo[4])(unsigned long long *, int, int, int) = {x_amo<0>, x_amo<1>, x_amo<2>,
-                                                           x_amo<3>};
-    const char *amo_names[4] = {"x_amo_poll_acquire_sys", "x_amo_poll_volatile",
-                                "x_amo_poll_relaxed_gpu", "x_amo_poll_acquire_gpu"};
-    for (int k = 0; k < 4; k++) {
+    {
+        long long *out, cyc = 0;
+        CK(cudaMalloc(&out, 8));
+        x_lat<<<1, 1, 0, stream>>>(w, 10000, out);
+        CK(cudaMemcpy(&cyc, out, 8, cudaMemcpyDeviceToHost));
+        CK(cudaFree(out));
+        report("x_local_load_cycles", 8, (double)cyc, "cycles");
+    }
+    typedef void (*pp_t)(unsigned long long *, int, int, int);
+    struct {
+        const char *name;
+        pp_t k;
+    } pp[] = {{"x_amo_k1", x_pp<0, 1, 0>},        {"x_amo_k2_g128", x_pp<0, 2, 128>},
+              {"x_amo_k2_g256", x_pp<0, 2, 256>}, {"x_amo_k4_g64", x_pp<0, 4, 64>},
+              {"x_amo_k4_g128", x_pp<0, 4, 128>}, {"x_amo_k8_g48", x_pp<0, 8, 48>},
+              {"x_p_k1", x_pp<1, 1, 0>},          {"x_p_k4_g64", x_pp<1, 4, 64>},
+              {"x_p_k4_g128", x_pp<1, 4, 128>}};
+    for (auto &x : pp) {
         std::vector<double> t;
         CK(cudaMemset(w, 0, 8));
         S(barrier_all)();
-        for (int trial = 0; trial <= 3; trial++) {
-            double us = timed(amo[k], 1, 1, w, peer, iters, trial * iters);
+        for (int trial = 0; trial <= 5; trial++) {
+            double us = timed(x.k, 1, 1, w, peer, iters, trial * iters);
             if (trial)
                 t.push_back(us / iters);
         }
-        report(amo_names[k], 8, median(t), "us");
+        report(x.name, 8, median(t), "us");
     }
-    void (*sg[4])(unsigned long long *, unsigned long long *, int, int, int) = {
-        x_signal<0>, x_signal<1>, x_signal<2>, x_signal<3>};
-    const char *sg_names[4] = {"x_signal_st_release", "x_signal_fence_sc", "x_signal_fence_acqrel",
-                               "x_signal_unordered"};
-    for (int k = 0; k < 4; k++) {
+    typedef void (*sg_t)(unsigned long long *, unsigned long long *, int, int, int);
+    struct {
+        const char *name;
+        sg_t k;
+    } sg[] = {{"x_signal_k1", x_signal<1, 0>},
+              {"x_signal_k4_g64", x_signal<4, 64>},
+              {"x_signal_k4_g128", x_signal<4, 128>}};
+    for (auto &x : sg) {
         std::vector<double> t;
         CK(cudaMemset(w, 0, 16));
         S(barrier_all)();
-        for (int trial = 0; trial <= 3; trial++) {
-            double us = timed(sg[k], 1, 1, w + 1, w, peer, iters, trial * iters);
+        for (int trial = 0; trial <= 5; trial++) {
+            double us = timed(x.k, 1, 1, w + 1, w, peer, iters, trial * iters);
             if (trial)
                 t.push_back(us / iters);
         }
-        report(sg_names[k], 8, median(t), "us");
+        report(x.name, 8, median(t), "us");
     }
-    struct {
-        const char *name;
-        void (*k)(const uint4 *, uint4 *, size_t, int);
-        int grid, block;
-    } st[] = {{"x_store_u4_32x1024", x_store<4, 0>, 32, 1024},
-              {"x_store_u8_32x1024", x_store<8, 0>, 32, 1024},
-              {"x_store_cs_32x1024", x_store<4, 1>, 32, 1024},
-              {"x_store_u4_132x1024", x_store<4, 0>, 132, 1024},
-              {"x_store_u8_66x512", x_store<8, 0>, 66, 512},
-              {"x_store_u2_132x512", x_store<2, 0>, 132, 512}};
-    const size_t sizes[] = {32u << 20, 256u << 20};
-    for (auto &x : st)
-        for (size_t len : sizes) {
-            std::vector<double> t;
-            uint4 *dst = (uint4 *)((char *)shmemx_device_heap_base(peer) +
-                                   (big - (char *)shmemx_device_heap_base(me)));
-            uint4 *src = (uint4 *)(big + (256u << 20));
-            int it = len >= (256u << 20) ? 4 : 20;
-            for (int trial = 0; trial <= 3; trial++) {
-                S(barrier_all)();
-                if (me == 0) {
-                    CK(cudaEventRecord(ev0, stream));
-                    x.k<<<x.grid, x.block, 0, stream>>>(src, dst, len / 16, it);
-                    CK(cudaEventRecord(ev1, stream));
-                    CK(cudaEventSynchronize(ev1));
-                    float ms;
-                    CK(cudaEventElapsedTime(&ms, ev0, ev1));
-                    if (trial)
-                        t.push_back(ms * 1e3);
-                }
-            }
-            S(barrier_all)();
-            report(x.name, len, me == 0 ? (double)len * it / median(t) / 1e3 : 0, "GB/s");
-        }
 }
 #endif
 
