@@ -37,8 +37,8 @@ SYMM_INLINE void put_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
     n = span(call, nelems, size);
     p = symm_xlate_fast(dest, n, pe);
     if (SYMM_LIKELY(p != NULL)) {
-        if (SYMM_UNLIKELY(n >= SYMM_STREAM_BYTES))
-            symm_copy_stream(p, source, n);
+        if (SYMM_UNLIKELY(n >= SYMM_SWEEP_BYTES))
+            symm_copy_large(p, source, n);
         else
             memcpy(p, source, n);
         symm_wake_hint(pe, p, n);
@@ -72,8 +72,8 @@ SYMM_INLINE void get_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
     n = span(call, nelems, size);
     p = symm_xlate_fast(source, n, pe);
     if (SYMM_LIKELY(p != NULL)) {
-        if (SYMM_UNLIKELY(n >= SYMM_STREAM_BYTES))
-            symm_copy_stream(dest, p, n);
+        if (SYMM_UNLIKELY(n >= SYMM_SWEEP_BYTES))
+            symm_copy_large(dest, p, n);
         else
             memcpy(dest, p, n);
     } else

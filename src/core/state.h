@@ -41,11 +41,17 @@ static inline void symm_cpu_relax(void)
  * `lock or` on the top of the stack, stalls on the return address a call has just stored
  * there (16 ns against 11.5 ns measured). The red zone is not in use at a call boundary. */
 /* Copies of at least SYMM_STREAM_BYTES go past the cache (core/copy.c); symm_copy_stream ends
- * with the store fence, the _nofence form leaves symm_copy_stream_fence to the caller. */
+ * with the store fence, the _nofence form leaves symm_copy_stream_fence to the caller. Copies
+ * from SYMM_SWEEP_BYTES up to there alternate direction call to call (symm_copy_swept: forward,
+ * or backwards when `back`); symm_copy_large picks the way for a copy of SYMM_SWEEP_BYTES or
+ * more. */
 #define SYMM_STREAM_BYTES (4u << 20)
+#define SYMM_SWEEP_BYTES (256u << 10)
 void symm_copy_stream(void *dest, const void *src, size_t n);
 void symm_copy_stream_nofence(void *dest, const void *src, size_t n);
 void symm_copy_stream_fence(void);
+void symm_copy_swept(void *dest, const void *src, size_t n, int back);
+void symm_copy_large(void *dest, const void *src, size_t n);
 
 SYMM_INLINE void symm_full_fence(void)
 {

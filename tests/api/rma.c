@@ -612,6 +612,26 @@ static void test_large(void)
     shmem_getmem(back, buf, len, right);
     EXPECT(memcmp(back, src, len) == 0, "getmem of %zu bytes from pe %d returns what was put",
            len, right);
+    /* Copies that fit the cache alternate direction call to call: two of each in a row, not
+     * a multiple of the 16 KiB pieces a backward copy takes, cover both ways. */
+    const size_t mid = (1u << 20) + 4093, at[2] = {1, (2u << 20) + 3}, from[2] = {0, 7};
+    shmem_barrier_all();
+    for (int k = 0; k < 2; k++)
+        shmem_putmem(buf + at[k], src + from[k], mid, right);
+    shmem_barrier_all();
+    for (int k = 0; k < 2; k++) {
+        bad = mid;
+        for (size_t i = 0; i < mid && bad == mid; i++)
+            if (buf[at[k] + i] != (unsigned char)((i + from[k]) * 7 + left * 13 + 1))
+                bad = i;
+        EXPECT(bad == mid, "putmem #%d of %zu bytes from pe %d: byte %zu differs", k, mid, left,
+               bad);
+    }
+    for (int k = 0; k < 2; k++)
+        shmem_getmem(back + k * mid, buf + at[k], mid, right);
+    for (int k = 0; k < 2; k++)
+        EXPECT(memcmp(back + k * mid, src + from[k], mid) == 0,
+               "getmem #%d of %zu bytes from pe %d returns what was put", k, mid, right);
     /* Unaligned ends on both sides. */
     shmem_barrier_all();
     shmem_putmem(buf + 5, src + 3, len - 9, right);
