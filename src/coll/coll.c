@@ -390,6 +390,15 @@ static int sweeps_back(symm_team_t *t)
     return (int)(t->sweeps++ & 1);
 }
 
+/* A whole-buffer copy of a call: streamed past the cache, or swept. */
+static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
+{
+    if (streams(2 * n))
+        copy(dest, src, n, 1);
+    else
+        symm_copy_swept(dest, src, n, sweeps_back(t));
+}
+
 /* ---- broadcast ---------------------------------------------------------------------------- */
 static void broadcast_body(shmem_team_t team, const char *call, void *dest,
                            const void *source, size_t nb, size_t es, int root)
@@ -417,12 +426,12 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     post(&c, WORD(&c, t->me, posted));
     if (t->me == root) {
         if (dest != source)
-            copy(dest, source, nb, streams(2 * nb));
+            copy_call(t, dest, source, nb);
         wait_all(&c, 1, c.e);
         return;
     }
     wait_member(&c, root);
-    copy(dest, remote(&c, source, nb, root), nb, streams(2 * nb));
+    copy_call(t, dest, remote(&c, source, nb, root), nb);
     post(&c, WORD(&c, t->me, done));
 }
 
