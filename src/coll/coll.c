@@ -463,10 +463,17 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
         post(&c, WORD(&c, me, posted));
     if (!small && pick == 0) {
         /* Large fcollect parts are pushed: each PE reads its own part once, a chunk at a time,
-         * and writes the chunk into every member's dest (once that member has entered). */
+         * and writes the chunk into every member's dest (once that member has entered). The
+         * lines a PE touches (its part and n copies of it) stream past the cache when they
+         * are more than twice the L2; below that, alternating the chunk order from call to
+         * call keeps more of them (2 PEs, 1 MiB: 96-104 us streamed, 75-78 us alternating). */
+        size_t chunks = (nb + PUSH_CHUNK - 1) / PUSH_CHUNK;
+        stream = nb * (size_t)(n + 1) > 2 * l2_bytes();
+        back = !stream && sweeps_back(t);
         for (int k = 1; k < n; k++)
             wait_member(&c, (me + k) % n);
-        for (size_t off = 0; off < nb; off += PUSH_CHUNK) {
+        for (size_t ci = 0; ci < chunks; ci++) {
+            size_t off = (back ? chunks - 1 - ci : ci) * PUSH_CHUNK;
             size_t len = nb - off < PUSH_CHUNK ? nb - off : PUSH_CHUNK;
             for (int k = 0; k < n; k++) {
                 int i = (me + k) % n;
