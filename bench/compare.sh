@@ -441,8 +441,8 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "- **Copy floors**: one core copying 1 MiB (or 2 MiB) into a buffer as large, every other"
     echo "  pass backwards so that each pass starts on the lines the last one left in the cache:"
     echo "  the copying each PE of a 2-PE alltoall of 1 MiB does (its own block and its peer's),"
-    echo "  and what each CPU does when 4 PEs share 2 CPUs. No alltoall on this machine can take"
-    echo "  less time than its floor, whatever the library."
+    echo "  and what each CPU does when 4 PEs share 2 CPUs. They bound an alltoall whose PEs copy"
+    echo "  with their CPUs, as both libraries' do."
     echo
     echo "Made by: \`$cmd\` (took $((SECONDS - t_start)) s)"
     echo
