@@ -37,9 +37,6 @@ static inline void symm_cpu_relax(void)
 #endif
 }
 
-/* A full fence. On x86-64 a locked no-op below the stack pointer: the compiler's own choice,
- * `lock or` on the top of the stack, stalls on the return address a call has just stored
- * there (16 ns against 11.5 ns measured). The red zone is not in use at a call boundary. */
 /* Copies of at least SYMM_STREAM_BYTES go past the cache (core/copy.c); symm_copy_stream ends
  * with the store fence, the _nofence form leaves symm_copy_stream_fence to the caller. Copies
  * from SYMM_SWEEP_BYTES up to there alternate direction call to call (symm_copy_swept: forward,
@@ -53,6 +50,9 @@ void symm_copy_stream_fence(void);
 void symm_copy_swept(void *dest, const void *src, size_t n, int back);
 void symm_copy_large(void *dest, const void *src, size_t n);
 
+/* A full fence. On x86-64 a locked no-op below the stack pointer: the compiler's own choice,
+ * `lock or` on the top of the stack, stalls on the return address a call has just stored
+ * there (16 ns against 11.5 ns measured). The red zone is not in use at a call boundary. */
 SYMM_INLINE void symm_full_fence(void)
 {
 #if defined(__x86_64__)
