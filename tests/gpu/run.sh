@@ -47,7 +47,7 @@ nps="1 2"
 [ "$only_memcheck" = 1 ] && nps=""
 [ "$ngpus" -ge 2 ] || nps=1
 for np in $nps; do
-    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_heap gpu_demo; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_heap gpu_demo gpu_nvshmem; do
         run "$prog np$np" "$symmrun" -n "$np" --timeout 110 "$t/$prog"
     done
     run "gpu_heap small np$np" env SYMM_DEVICE_HEAP_SIZE=256M \
@@ -96,7 +96,7 @@ if [ "${SYMM_GPU_TEST_SKIP_MEMCHECK:-0}" = 1 ]; then
     echo "memcheck: skipped (SYMM_GPU_TEST_SKIP_MEMCHECK=1)"
 elif case_timeout=${SYMM_GPU_MEMCHECK_TIMEOUT:-400} && cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null |
     head -1) && [ -n "$cs" ]; then
-    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_demo; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_demo gpu_nvshmem; do
         run "memcheck $prog np$np" "$symmrun" -n "$np" --timeout $((case_timeout - 10)) "$cs" \
             --tool memcheck --error-exitcode 99 "$t/$prog"
     done

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * An NVSHMEM program, written against NVSHMEM's headers and names only, built against symm.
+ * Each PE picks its GPU by its rank on the node, as NVSHMEM programs do; then: the ring shift
+ * of NVSHMEM's guide (nvshmem_int_p, barrier_all_on_stream), a put-with-signal ring in a
+ * kernel, block-scope put and team reduction in kernels, device atomics, a team barrier in a
+ * kernel started by nvshmemx_collective_launch, nvshmemx_signal_op, stream put, quiet,
+ * reduction and alltoall, a split team, nvshmem_ptr, and the host barrier on a team. Every
+ * result is checked exactly; PE 0 prints one line, and any failure makes every PE exit 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cuda_runtime.h>
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#define N 1000 /* ints reduced and exchanged per PE */
+
+static int failures, checks;
+
+#define CUDA_CHECK(expr)                                                                         \
+    do {                                                                                        \
+        cudaError_t e_ = (expr);                                                                \
+        if (e_ != cudaSuccess) {                                                                \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,                       \
+                    cudaGetErrorString(e_));                                                    \
+            nvshmem_global_exit(1);                                                             \
+        }                                                                                       \
+    } while (0)
+
+#define CHECK(cond, ...)                                                                         \
+    do {                                                                                        \
+        checks++;                                                                               \
+        if (!(cond) && ++failures <= 10) {                                                      \
+            fprintf(stderr, "FAIL [pe %d] %s:%d: ", nvshmem_my_pe(), __FILE__, __LINE__);       \
+            fprintf(stderr, __VA_ARGS__);                                                       \
+            fputc('\n', stderr);                                                                \
+        }                                                                                       \
+    } while (0)
+
+__global__ void simple_shift(int *destination)
+{
+    int mype = nvshmem_my_pe(), npes = nvshmem_n_pes();
+
+    nvshmem_int_p(destination, mype, (mype + 1) % npes);
+}
+
+/* PE 0 starts a token; each PE adds its number and signals its right neighbour. */
+__global__ void signal_ring(long *token, uint64_t *sig)
+{
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    long next;
+
+    if (me != 0)
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, 1);
+    next = (me == 0 ? 100 : token[0]) + me;
+    nvshmem_long_put_signal(token, &next, 1, sig, 1, NVSHMEM_SIGNAL_SET, (me + 1) % n);
+    if (me == 0)
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, 1);
+}
+
+/* One block: puts src into the right neighbour's dest, adds me + 1 to every PE's counter,
+ * raises flag on every PE with nvshmemx_signal_op, then reduces src over the world. */
+__global__ void block_ops(int *dest, const int *src, int *sum, unsigned long long *ctr,
+                          uint64_t *flag)
+{
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+
+    nvshmemx_putmem_block(dest, src, N * sizeof(int), (me + 1) % n);
+    if (threadIdx.x < (unsigned)n) {
+        nvshmem_ulonglong_atomic_add(ctr, (unsigned long long)me + 1, (int)threadIdx.x);
+        nvshmemx_signal_op(flag, 1, NVSHMEM_SIGNAL_ADD, (int)threadIdx.x);
+    }
+    nvshmemx_barrier_all_block();
+    nvshmemx_int_sum_reduce_block(NVSHMEM_TEAM_WORLD, sum, src, N);
+}
+
+/* Every block of the grid passes a team barrier: all blocks must be resident. */
+__global__ void grid_barrier(nvshmem_team_t team, int *seen)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        nvshmem_barrier(team);
+        atomicAdd(seen, 1);
+    }
+}
+
+int main(void)
+{
+    int mype, npes, mype_node, msg = -1;
+    cudaStream_t stream;
+
+    nvshmem_init();
+    mype = nvshmem_my_pe();
+    npes = nvshmem_n_pes();
+    mype_node = nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE);
+    CUDA_CHECK(cudaSetDevice(mype_node));
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    const int left = (mype + npes - 1) % npes, right = (mype + 1) % npes;
+
+    /* The guide's first program. */
+    int *destination = (int *)nvshmem_malloc(sizeof(int));
+    simple_shift<<<1, 1, 0, stream>>>(destination);
+    nvshmemx_barrier_all_on_stream(stream);
+    CUDA_CHECK(cudaMemcpyAsync(&msg, destination, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CHECK(msg == left, "simple_shift: received %d, expected %d", msg, left);
+
+    /* Put with signal around the ring. */
+    long *token = (long *)nvshmem_calloc(1, sizeof(long));
+    uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
+    long got = 0;
+    signal_ring<<<1, 1, 0, stream>>>(token, sig);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    nvshmem_barrier_all();
+    CUDA_CHECK(cudaMemcpy(&got, token, sizeof(long), cudaMemcpyDeviceToHost));
+    long want = 100 + (mype == 0 ? (long)npes * (npes - 1) / 2 : (long)mype * (mype - 1) / 2);
+    CHECK(got == want, "signal ring: token %ld, expected %ld", got, want);
+
+    /* Block-scope put, atomics, signal_op and reduction in one kernel. */
+    int *src = (int *)nvshmem_malloc(N * sizeof(int));
+    int *dest = (int *)nvshmem_malloc(N * sizeof(int));
+    int *sum = (int *)nvshmem_malloc(N * sizeof(int));
+    unsigned long long *ctr = (unsigned long long *)nvshmem_calloc(1, sizeof(unsigned long long));
+    uint64_t *flag = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
+    int *host = (int *)malloc(N * npes * sizeof(int));
+    for (int i = 0; i < N; i++)
+        host[i] = mype * 1000 + i;
+    CUDA_CHECK(cudaMemcpy(src, host, N * sizeof(int), cudaMemcpyHostToDevice));
+    nvshmem_barrier_all();
+    block_ops<<<1, 256, 0, stream>>>(dest, src, sum, ctr, flag);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    nvshmem_barrier_all();
+    CUDA_CHECK(cudaMemcpy(host, dest, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == left * 1000 + i, "putmem_block [%d]: %d", i, host[i]);
+    CUDA_CHECK(cudaMemcpy(host, sum, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == 1000 * npes * (npes - 1) / 2 + npes * i, "sum_reduce_block [%d]: %d", i,
+              host[i]);
+    unsigned long long c = 0;
+    uint64_t f = 0;
+    CUDA_CHECK(cudaMemcpy(&c, ctr, sizeof(c), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&f, flag, sizeof(f), cudaMemcpyDeviceToHost));
+    CHECK(c == (unsigned long long)npes * (npes + 1) / 2, "atomic_add: %llu", c);
+    CHECK(f == (uint64_t)npes, "signal_op: %llu", (unsigned long long)f);
+
+    /* On stream: put and quiet, reduction, alltoall. */
+    nvshmemx_putmem_on_stream(dest, src, N * sizeof(int), right, stream);
+    nvshmemx_quiet_on_stream(stream);
+    nvshmemx_barrier_all_on_stream(stream);
+    nvshmemx_int_max_reduce_on_stream(NVSHMEM_TEAM_WORLD, sum, src, N, stream);
+    int *a2a = (int *)nvshmem_malloc(N * npes * sizeof(int));
+    int *a2b = (int *)nvshmem_malloc(N * npes * sizeof(int));
+    for (int i = 0; i < N * npes; i++)
+        host[i] = mype * 100000 + i;
+    CUDA_CHECK(cudaMemcpyAsync(a2a, host, N * npes * sizeof(int), cudaMemcpyHostToDevice,
+                               stream));
+    nvshmemx_alltoallmem_on_stream(NVSHMEM_TEAM_WORLD, a2b, a2a, N * sizeof(int), stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaMemcpy(host, a2b, N * npes * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < npes; p++)
+        for (int i = 0; i < N; i++)
+            CHECK(host[p * N + i] == p * 100000 + mype * N + i, "alltoall [%d][%d]: %d", p, i,
+                  host[p * N + i]);
+    CUDA_CHECK(cudaMemcpy(host, dest, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == left * 1000 + i, "putmem_on_stream [%d]: %d", i, host[i]);
+    CUDA_CHECK(cudaMemcpy(host, sum, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == (npes - 1) * 1000 + i, "max_reduce_on_stream [%d]: %d", i, host[i]);
+
+    /* A split team: a kernel of 8 blocks passes its barrier, then the host's. */
+    nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+    nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &team);
+    CHECK(team != NVSHMEM_TEAM_INVALID, "team_split_strided gave no team");
+    CHECK(nvshmem_team_n_pes(team) == npes && nvshmem_team_my_pe(team) == mype,
+          "split team: %d PEs, me %d", nvshmem_team_n_pes(team), nvshmem_team_my_pe(team));
+    int *seen;
+    CUDA_CHECK(cudaMalloc(&seen, sizeof(int)));
+    CUDA_CHECK(cudaMemset(seen, 0, sizeof(int)));
+    void *args[] = {&team, &seen};
+    int rc = nvshmemx_collective_launch((const void *)grid_barrier, dim3(8), dim3(32), args, 0,
+                                        stream);
+    CHECK(rc == 0, "collective_launch: %d", rc);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    int s = 0;
+    CUDA_CHECK(cudaMemcpy(&s, seen, sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(s == 1, "barrier kernel: %d", s);
+    CHECK(nvshmem_barrier(team) == 0, "host barrier on the team");
+    nvshmem_team_destroy(team);
+
+    for (int p = 0; p < npes; p++)
+        CHECK(nvshmem_ptr(destination, p) != NULL, "nvshmem_ptr(pe %d) is NULL", p);
+
+    /* Every PE learns whether any failed. */
+    int *bad = (int *)nvshmem_calloc(1, sizeof(int));
+    for (int p = 0; p < npes; p++)
+        if (failures)
+            nvshmem_int_p(bad, 1, p);
+    nvshmem_barrier_all();
+    int any = nvshmem_int_g(bad, mype);
+    if (mype == 0)
+        printf("gpu_nvshmem: %s (%d PEs, %d checks on PE 0)\n", any ? "FAILED" : "ok", npes,
+               checks);
+    CUDA_CHECK(cudaFree(seen));
+    free(host);
+    nvshmem_free(bad);
+    nvshmem_free(a2b);
+    nvshmem_free(a2a);
+    nvshmem_free(flag);
+    nvshmem_free(ctr);
+    nvshmem_free(sum);
+    nvshmem_free(dest);
+    nvshmem_free(src);
+    nvshmem_free(sig);
+    nvshmem_free(token);
+    nvshmem_free(destination);
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    nvshmem_finalize();
+    return any ? 1 : 0;
+}
