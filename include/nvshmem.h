@@ -25,12 +25,13 @@
  *    and gives each PE its GPU (the node rank's, as NVSHMEM programs that call
  *    cudaSetDevice(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE)) expect).
  *
+ * Host collectives on device memory (nvshmem_int_sum_reduce, _broadcast, _fcollect, _alltoall
+ * from the host) run on the GPU and are complete on return, as in NVSHMEM (docs/gpu.md).
+ *
  * Not (yet) there, and a compile error rather than a wrong result where a program uses them:
- * host collectives on device memory (NVSHMEM runs nvshmem_TYPE_OP_reduce and friends on GPU
- * buffers; here the host forms take host-heap buffers: use the _on_stream forms), collectives
- * at thread and warp scope in kernels (block scope is there), the MPI and unique-id bootstraps
- * (programs started by mpirun), multicast (nvshmemx_mc_ptr), half and bfloat16 types, and
- * host buffer registration.
+ * collectives at thread and warp scope in kernels (block scope is there), the MPI and
+ * unique-id bootstraps (programs started by mpirun), multicast (nvshmemx_mc_ptr), half and
+ * bfloat16 types, and host buffer registration.
  */
 #ifndef SYMM_NVSHMEM_H
 #define SYMM_NVSHMEM_H

@@ -102,6 +102,7 @@ static void bcast(const char *call, void *dest, const void *source, size_t nb, i
 {
     aset_t a = aset_make(call, start, log_stride, size, psync);
 
+    symm_coll_host_only(call, dest, source);
     if (root < 0 || root >= size)
         symm_fatal("%s(PE_root=%d): root is out of range (the active set has %d PEs)", call, root,
                    size);
@@ -117,6 +118,7 @@ static void fcollect(const char *call, void *dest, const void *source, size_t nb
     aset_t a = aset_make(call, start, log_stride, size, psync);
     size_t part = all_to_all ? nb * size : nb, pick = all_to_all ? nb : 0;
 
+    symm_coll_host_only(call, dest, source);
     aset_barrier(&a);
     for (int i = 0; i < size && nb; i++)
         memcpy((char *)dest + i * nb, from(&a, source, part, i) + pick * a.me, nb);
@@ -129,6 +131,7 @@ static void collect(const char *call, void *dest, const void *source, size_t nb,
     aset_t a = aset_make(call, start, log_stride, size, psync);
     size_t off = 0;
 
+    symm_coll_host_only(call, dest, source);
     atomic_store_explicit((_Atomic long *)&psync[2], (long)nb, memory_order_relaxed);
     aset_barrier(&a);
     for (int i = 0; i < size; i++) {
@@ -147,6 +150,7 @@ static void alltoalls(const char *call, void *dest, const void *source, ptrdiff_
 {
     aset_t a = aset_make(call, start, log_stride, size, psync);
 
+    symm_coll_host_only(call, dest, source);
     if (dst < 1 || sst < 1)
         symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, dst, sst);
     aset_barrier(&a);
@@ -207,6 +211,7 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
     size_t nb;
     char *tmp;
 
+    symm_coll_host_only(call, dest, source);
     if (nreduce < 0)
         symm_fatal("%s(nreduce=%d): negative count", call, nreduce);
     nb = (size_t)nreduce * es;

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "gpu/gpu.h"
 
 enum { OP_BCAST = 1, OP_FCOLLECT, OP_COLLECT, OP_ALLTOALL, OP_ALLTOALLS, OP_SCAN };
 
@@ -400,6 +401,21 @@ static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
 }
 
 /* ---- broadcast ---------------------------------------------------------------------------- */
+/* Host collectives on device-heap buffers run on the GPU (gpu/gpu.h): when either buffer is
+ * there (the GPU part checks the other). The rest take host memory only. */
+static int on_device(const void *dest, const void *source)
+{
+    return symm_gpu_holds(dest) || symm_gpu_holds(source);
+}
+
+void symm_coll_host_only(const char *call, const void *dest, const void *source)
+{
+    if (on_device(dest, source))
+        symm_fatal("%s(dest=%p, source=%p): a buffer in the device heap: this collective takes "
+                   "host memory only (broadcast, fcollect, alltoall and the reductions on a team "
+                   "take device buffers, as do their _on_stream forms)", call, dest, source);
+}
+
 static void broadcast_body(shmem_team_t team, const char *call, void *dest,
                            const void *source, size_t nb, size_t es, int root)
 {
@@ -409,6 +425,10 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     if (root < 0 || root >= t->size)
         symm_fatal("%s(team=%p, PE_root=%d): root is out of range (the team has %d PEs)", call,
                    (void *)team, root, t->size);
+    if (on_device(dest, source)) {
+        symm_gpu_host_coll(call, SYMM_GPU_BCAST, (void *)team, dest, source, nb, root);
+        return;
+    }
     if (dest != source)
         check_disjoint(call, dest, nb, source, nb);
     begin(&c, team, call, OP_BCAST, nb / es, root, 0);
@@ -451,6 +471,11 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     int n, me;
     int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream, back;
 
+    if (on_device(dest, source)) {
+        symm_gpu_host_coll(call, pick ? SYMM_GPU_ALLTOALL : SYMM_GPU_FCOLLECT, (void *)team, dest,
+                           source, nb, 0);
+        return;
+    }
     begin(&c, team, call, op, nb / es, 0, 0);
     t = c.t;
     n = t->size;
@@ -520,6 +545,7 @@ static void collect(shmem_team_t team, const char *call, void *dest, const void 
     coll_t c;
     size_t off = 0;
 
+    symm_coll_host_only(call, dest, source);
     begin(&c, team, call, OP_COLLECT, 0, 0, nb);
     post(&c, WORD(&c, c.t->me, posted));
     for (int i = 0; i < c.t->size; i++) {
@@ -545,6 +571,7 @@ static void alltoalls(shmem_team_t team, const char *call, void *dest, const voi
 
     if (dst < 1 || sst < 1)
         symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, dst, sst);
+    symm_coll_host_only(call, dest, source);
     begin(&c, team, call, OP_ALLTOALLS, nelems, dst, (uint64_t)sst);
     n = c.t->size;
     post(&c, WORD(&c, c.t->me, posted));
@@ -695,6 +722,7 @@ static void scan(shmem_team_t team, const char *call, void *dest, const void *so
 
     if (!tmp)
         symm_fatal("%s: out of memory for %zu bytes", call, nb);
+    symm_coll_host_only(call, dest, source);
     begin(&c, team, call, OP_SCAN, nelems, exclusive, 0);
     if (dest != source)
         check_disjoint(call, dest, nb, source, nb);
@@ -817,8 +845,13 @@ SYMM_TYPES(COLL_ROW, _)
                                                  size_t nreduce)                                \
     {                                                                                           \
         const char *call = "shmem_" #NAME "_" #OP "_reduce";                                    \
-        symm_coll_reduce(symm_team_get(team, call), call, dest, source, nreduce, sizeof(T),     \
-                         symm_combine_##NAME##_##OP, name_hash(call));                          \
+        symm_team_t *t = symm_team_get(team, call);                                             \
+        if (SYMM_UNLIKELY(on_device(dest, source)))                                             \
+            symm_gpu_host_reduce(call, (void *)team, dest, source, nreduce, sizeof(T),          \
+                                 SYMM_GPU_CLASS(T), SYMM_GPU_OP_##OP);                          \
+        else                                                                                    \
+            symm_coll_reduce(t, call, dest, source, nreduce, sizeof(T),                         \
+                             symm_combine_##NAME##_##OP, name_hash(call));                      \
         return 0;                                                                               \
     }
 #define BIT_OPS(NAME, T)                                                                         \

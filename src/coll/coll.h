@@ -12,6 +12,8 @@
 /* Combines n elements of `in` into `acc` (acc = acc op in). */
 typedef void (*symm_combine_fn)(void *acc, const void *in, size_t n);
 
+/* Fatal when dest or source lies in the device heap: for the collectives without a GPU form. */
+void symm_coll_host_only(const char *call, const void *dest, const void *source);
 /* Reduction over team t, elements of `size` bytes combined by fn in team order. */
 void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
                       size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);

@@ -43,5 +43,28 @@ void *symm_gpu_ptr(const void *addr, int pe);
 struct symm_team;
 void symm_gpu_team_add(const struct symm_team *t);
 void symm_gpu_team_remove(const struct symm_team *t);
+/* Whether addr lies in this PE's device heap (0 when the GPU part has not started): host
+ * collectives on device-heap buffers run on the GPU. */
+int symm_gpu_holds(const void *addr);
+/* A host collective on device-heap buffers (team `team`, a shmem_team_t): the stream form's
+ * kernels on the GPU part's own stream, waited for, so the call is complete on return as any
+ * host collective. SYMM_GPU_BCAST (root a team index; nbytes in all), SYMM_GPU_FCOLLECT and
+ * SYMM_GPU_ALLTOALL (nbytes per PE). Reductions: elements of `size` bytes of class `cls`
+ * (SYMM_GPU_INT, _UINT, _FLOAT, or _OTHER: none on the GPU), op SYMM_GPU_OP_<name>. Fatal,
+ * naming call, for what the GPU cannot do. */
+enum { SYMM_GPU_BCAST, SYMM_GPU_FCOLLECT, SYMM_GPU_ALLTOALL };
+enum { SYMM_GPU_OTHER, SYMM_GPU_INT, SYMM_GPU_UINT, SYMM_GPU_FLOAT };
+enum { SYMM_GPU_OP_sum, SYMM_GPU_OP_prod, SYMM_GPU_OP_min, SYMM_GPU_OP_max, SYMM_GPU_OP_and,
+       SYMM_GPU_OP_or, SYMM_GPU_OP_xor };
+/* The class of type T for symm_gpu_host_reduce (C11; T may be complex). */
+#define SYMM_GPU_CLASS(T)                                                                        \
+    _Generic((T)0, float _Complex: SYMM_GPU_OTHER, double _Complex: SYMM_GPU_OTHER,             \
+             long double: SYMM_GPU_OTHER,                                                       \
+             default: (T)0.5 != (T)0 ? SYMM_GPU_FLOAT                                           \
+                      : ((T)-1 / 2) == 0 ? SYMM_GPU_INT : SYMM_GPU_UINT)
+void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
+                        size_t nbytes, int root);
+void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
+                          size_t nreduce, size_t size, int cls, int op);
 
 #endif

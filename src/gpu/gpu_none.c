@@ -49,3 +49,20 @@ void symm_gpu_team_add(const struct symm_team *t)
 void symm_gpu_team_remove(const struct symm_team *t)
 {
 }
+
+int symm_gpu_holds(const void *addr)
+{
+    return 0;
+}
+
+void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
+                        size_t nbytes, int root)
+{
+    symm_fatal("%s: this symm was built without CUDA: there is no device heap", call);
+}
+
+void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
+                          size_t nreduce, size_t size, int cls, int op)
+{
+    symm_fatal("%s: this symm was built without CUDA: there is no device heap", call);
+}

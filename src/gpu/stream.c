@@ -273,11 +273,9 @@ SYMM_EXPORT int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, cons
                     nelems, 0, stream);
 }
 
-SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
-                                              size_t nelems, int PE_root,
-                                              struct CUstream_st *stream)
+static int bcast(const char *call, shmem_team_t team, void *dest, const void *source,
+                 size_t nelems, int PE_root, CUstream stream)
 {
-    const char *call = "shmemx_broadcastmem_on_stream";
     const symm_team_t *t = start_coll(call, team);
 
     if ((unsigned)PE_root >= (unsigned)t->size)
@@ -289,6 +287,13 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
     void *args[] = {&dest, &source, &nelems, &PE_root, &sh.ll, &sh.tv};
     launch(call, symm_gpu_g.k_broadcast, sh.grid, sh.block, stream, args);
     return 0;
+}
+
+SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
+                                              size_t nelems, int PE_root,
+                                              struct CUstream_st *stream)
+{
+    return bcast("shmemx_broadcastmem_on_stream", team, dest, source, nelems, PE_root, stream);
 }
 
 /* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. */
@@ -327,20 +332,13 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
     return 0;
 }
 
-#define SYMM_OPI_sum 0
-#define SYMM_OPI_prod 1
-#define SYMM_OPI_min 2
-#define SYMM_OPI_max 3
-#define SYMM_OPI_and 4
-#define SYMM_OPI_or 5
-#define SYMM_OPI_xor 6
 #define REDUCE_ON_STREAM(NAME, T, OP)                                                            \
     SYMM_EXPORT int shmemx_##NAME##_##OP##_reduce_on_stream(                                    \
         shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
     {                                                                                           \
         return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
                       sizeof(T), kind_of(sizeof(T), !((T)0 < (T)-1), (T)0.5 != (T)0),              \
-                      SYMM_OPI_##OP, stream);                                                   \
+                      SYMM_GPU_OP_##OP, stream);                                                   \
     }
 #define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
     SYMMX_GPU_IF_TYPE(NAME)(                                                                    \
@@ -349,3 +347,41 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
                 SYMM_IF_##BITRED(REDUCE_ON_STREAM(NAME, T, and) REDUCE_ON_STREAM(NAME, T, or)   \
                                      REDUCE_ON_STREAM(NAME, T, xor)))
 SYMM_TYPES(REDUCE_ROW, _)
+
+/* ---- Host collectives on device-heap buffers ------------------------------------------------ */
+int symm_gpu_holds(const void *addr)
+{
+    return symm_gpu_local(addr, 1) != NULL;
+}
+
+static void host_wait(const char *call)
+{
+    symm_gpu_bind(call);
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+}
+
+void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
+                        size_t nbytes, int root)
+{
+    shmem_team_t t = (shmem_team_t)team;
+    int a2a = what == SYMM_GPU_ALLTOALL;
+
+    if (what == SYMM_GPU_BCAST)
+        bcast(call, t, dest, source, nbytes, root, symm_gpu_g.copy);
+    else
+        exchange(call, t, a2a ? symm_gpu_g.k_alltoall : symm_gpu_g.k_fcollect, dest, source,
+                 nbytes, a2a, symm_gpu_g.copy);
+    host_wait(call);
+}
+
+void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
+                          size_t nreduce, size_t size, int cls, int op)
+{
+    if (cls == SYMM_GPU_OTHER || (cls == SYMM_GPU_FLOAT && size != 4 && size != 8))
+        symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
+                   "buffers take the reductions of integers, float and double", call, dest,
+                   source);
+    reduce(call, (shmem_team_t)team, dest, source, nreduce, size,
+           kind_of(size, cls == SYMM_GPU_INT, cls == SYMM_GPU_FLOAT), op, symm_gpu_g.copy);
+    host_wait(call);
+}

@@ -75,6 +75,10 @@ int main(int argc, char **argv)
         shmemx_putmem_on_stream(buf, local, 8, npes, 0);
     } else if (strcmp(mode, "stream_addr") == 0) {
         shmemx_putmem_on_stream(local, buf, 8, 0, 0);
+    } else if (strcmp(mode, "host_coll_device") == 0) {
+        shmem_collectmem(SHMEM_TEAM_WORLD, buf, buf, 8);
+    } else if (strcmp(mode, "host_reduce_device_type") == 0) {
+        shmem_longdouble_sum_reduce(SHMEM_TEAM_WORLD, (long double *)buf, (long double *)buf, 1);
     } else if (strcmp(mode, "free_bad") == 0) {
         shmemx_free_device(local);
     } else if (strcmp(mode, "device_pe") == 0) {

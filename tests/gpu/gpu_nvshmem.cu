@@ -6,7 +6,8 @@
  * of NVSHMEM's guide (nvshmem_int_p, barrier_all_on_stream), a put-with-signal ring in a
  * kernel, block-scope put and team reduction in kernels, device atomics, a team barrier in a
  * kernel started by nvshmemx_collective_launch, nvshmemx_signal_op, stream put, quiet,
- * reduction and alltoall, a split team, nvshmem_ptr, and the host barrier on a team. Every
+ * reduction and alltoall, host collectives on device memory (reduction, broadcast, fcollect,
+ * alltoall), a split team, nvshmem_ptr, and the host barrier on a team. Every
  * result is checked exactly; PE 0 prints one line, and any failure makes every PE exit 1.
  */
 #include <stdio.h>
@@ -171,6 +172,30 @@ int main(void)
     for (int i = 0; i < N; i++)
         CHECK(host[i] == (npes - 1) * 1000 + i, "max_reduce_on_stream [%d]: %d", i, host[i]);
 
+    /* Host collectives on device memory, on the world and (below) on a split team. */
+    nvshmem_barrier_all();
+    nvshmem_int_sum_reduce(NVSHMEM_TEAM_WORLD, sum, src, N);
+    CUDA_CHECK(cudaMemcpy(host, sum, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == 1000 * npes * (npes - 1) / 2 + npes * i, "host sum_reduce [%d]: %d", i,
+              host[i]);
+    nvshmem_int_broadcast(NVSHMEM_TEAM_WORLD, dest, src, N, npes - 1);
+    CUDA_CHECK(cudaMemcpy(host, dest, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == (npes - 1) * 1000 + i, "host broadcast [%d]: %d", i, host[i]);
+    nvshmem_int_fcollect(NVSHMEM_TEAM_WORLD, a2b, src, N);
+    CUDA_CHECK(cudaMemcpy(host, a2b, N * npes * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < npes; p++)
+        for (int i = 0; i < N; i++)
+            CHECK(host[p * N + i] == p * 1000 + i, "host fcollect [%d][%d]: %d", p, i,
+                  host[p * N + i]);
+    nvshmem_int_alltoall(NVSHMEM_TEAM_WORLD, a2b, a2a, N);
+    CUDA_CHECK(cudaMemcpy(host, a2b, N * npes * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < npes; p++)
+        for (int i = 0; i < N; i++)
+            CHECK(host[p * N + i] == p * 100000 + mype * N + i, "host alltoall [%d][%d]: %d", p,
+                  i, host[p * N + i]);
+
     /* A split team: a kernel of 8 blocks passes its barrier, then the host's. */
     nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
     nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &team);
@@ -189,6 +214,10 @@ int main(void)
     CUDA_CHECK(cudaMemcpy(&s, seen, sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(s == 1, "barrier kernel: %d", s);
     CHECK(nvshmem_barrier(team) == 0, "host barrier on the team");
+    nvshmem_int_min_reduce(team, sum, src, N);
+    CUDA_CHECK(cudaMemcpy(host, sum, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == i, "host min_reduce on the split team [%d]: %d", i, host[i]);
     nvshmem_team_destroy(team);
 
     for (int p = 0; p < npes; p++)
