@@ -2,32 +2,49 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Bootstrap selection: SYMM_BOOT names the bootstrap of this process (symmrun sets "launcher");
- * unset or empty means a job of one PE. The table below is the only list of bootstraps.
+ * unset or empty means `pmix` when a PMIx launcher (mpirun, srun) started the process
+ * (PMIX_RANK is set), else a job of one PE. The table below is the only list of bootstraps.
  */
 #include "boot/boot.h"
+
+#include "symm/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* "pmix" (mpirun, srun) and "mpi" (a communicator handed over) join this table. */
+/* "mpi" (a communicator handed over) joins this table. */
 static const struct {
     const char *name;
     symm_status_t (*init)(const symm_boot_ops_t **out);
 } boots[] = {
     {"single", symm_boot_single_init},
     {"launcher", symm_boot_launcher_init},
+#if SYMM_HAVE_PMIX
+    {"pmix", symm_boot_pmix_init},
+#endif
 };
 
 symm_status_t symm_boot_init(const symm_boot_ops_t **out)
 {
     const char *name = getenv("SYMM_BOOT");
 
-    if (!name || !*name)
+    if (!name || !*name) {
         name = "single";
+        if (getenv("PMIX_RANK")) {
+            name = "pmix";
+            if (!SYMM_HAVE_PMIX) {
+                fprintf(stderr, "symm: started by a PMIx launcher (mpirun or srun: PMIX_RANK is "
+                                "set), but this symm was built without PMIx (libpmix-dev); "
+                                "start the program with symmrun\n");
+                return SYMM_ERR_INVALID;
+            }
+        }
+    }
     for (size_t i = 0; i < sizeof(boots) / sizeof(boots[0]); i++)
         if (!strcmp(name, boots[i].name))
             return boots[i].init(out);
-    fprintf(stderr, "symm: unknown bootstrap SYMM_BOOT='%s' (known: single, launcher)\n", name);
+    fprintf(stderr, "symm: unknown bootstrap SYMM_BOOT='%s' (known: single, launcher%s)\n", name,
+            SYMM_HAVE_PMIX ? ", pmix" : "");
     return SYMM_ERR_INVALID;
 }

@@ -37,5 +37,6 @@ symm_status_t symm_boot_init(const symm_boot_ops_t **out);
 /* The bootstraps symm_boot_init chooses from; same contract. */
 symm_status_t symm_boot_single_init(const symm_boot_ops_t **out);
 symm_status_t symm_boot_launcher_init(const symm_boot_ops_t **out);
+symm_status_t symm_boot_pmix_init(const symm_boot_ops_t **out);
 
 #endif
