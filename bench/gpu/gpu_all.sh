@@ -4,8 +4,9 @@
 # the benchmark against symm and NVSHMEM (bench/gpu/compare.sh). Each step has a time bound, so
 # one hang cannot eat the rest; results go under $OUT (default /tmp/symm-gpu-out) in at most
 # eight files.
-#   bench/gpu/gpu_all.sh [STEP...]    steps: build tests memcheck bench x (default: the first
-#   four; x runs the symm-only experiments of bench_gpu.cu)
+#   bench/gpu/gpu_all.sh [STEP...]    steps: build tests memcheck bench nvcompat x (default: the
+#   first four; nvcompat runs NVSHMEM-named programs built against symm under mpirun; x the
+#   symm-only experiments of bench_gpu.cu)
 set -u
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/symm-gpu-out}
@@ -46,6 +47,24 @@ fi
 if has bench; then
     timeout "${GPU_ALL_BENCH_S:-330}" bench/gpu/compare.sh build "$out/bench.md" "$out/bench" 2>&1 | tail -60
     tar czf "$out/bench.tgz" -C "$out" bench && rm -rf "$out/bench"
+fi
+if has nvcompat; then
+    # NVSHMEM source compatibility under mpirun: the NVSHMEM build of the benchmark (the same
+    # source compare.sh builds against NVSHMEM) built against symm's nvshmem.h, and the
+    # NVSHMEM test program, started by mpirun through the pmix bootstrap.
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    if grep -q "SYMM_HAVE_PMIX 1" build/include/symm/config.h; then
+        mpi_i=$(mpicc --showme:incdirs | sed 's/^/-I/; s/ / -I/g')
+        mpi_l=$(mpicc --showme:libdirs | sed 's/^/-L/; s/ / -L/g')
+        { timeout 300 nvcc -O3 -std=c++17 -arch=sm_90 -DBENCH_NVSHMEM -Iinclude -Ibuild/include \
+            $mpi_i bench/gpu/bench_gpu.cu -o build/bench_gpu_nvnames -Lbuild -lsymm \
+            -Xlinker -rpath -Xlinker "$PWD/build" $mpi_l -lmpi &&
+            timeout 60 mpirun -np 2 build/tests/gpu/gpu_nvshmem &&
+            timeout 300 mpirun -np 2 build/bench_gpu_nvnames ${NVCOMPAT_ROWS:-}; } 2>&1 |
+            tee "$out/nvcompat.txt"
+    else
+        echo "nvcompat: skipped (this symm was built without PMIx)" | tee "$out/nvcompat.txt"
+    fi
 fi
 if has x; then
     timeout 120 build/tools/symmrun -n 2 --timeout 110 build/bench/gpu/bench_gpu x 2>&1 |

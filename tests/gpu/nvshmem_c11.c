@@ -9,13 +9,16 @@
 
 int main(void)
 {
-    nvshmemx_init_attr_t attr = {0};
+    nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+    nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
     nvshmem_team_t node;
     struct CUstream_st *stream = NULL;
     uint64_t *sig;
     int *buf, me, rc;
 
-    nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr);
+    nvshmemx_get_uniqueid(&id);
+    nvshmemx_set_attr_uniqueid_args(0, 1, &id, &attr);
+    nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
     me = nvshmem_my_pe();
     node = NVSHMEMX_TEAM_NODE;
     buf = (int *)nvshmem_malloc(64 * sizeof(int));
