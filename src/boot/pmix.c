@@ -9,7 +9,9 @@
  * socket in the abstract namespace, named by the job and its rank, and an exchange has every
  * PE connect to every other and send its descriptors (SCM_RIGHTS; a connection is queued
  * before it is accepted, so nobody waits for anybody), then accept one connection from each,
- * then fence, so that the next exchange cannot meet this one's connections. The PEs of a job
+ * then fence, so that the next exchange cannot meet this one's connections. A connection is
+ * taken only from the process that the rank it names announced at start-up (SO_PEERCRED), so
+ * no other process can slip descriptors in. The PEs of a job
  * must share one node (the ucx transport will reach other nodes); init checks the host names
  * and says so. Abort is PMIx_Abort: the launcher stops the job.
  */
@@ -38,6 +40,7 @@
 static pmix_proc_t me;
 static unsigned seq;
 static int listen_fd = -1;
+static pid_t *pids; /* every rank's process, from the start-up allgather */
 static symm_boot_ops_t pmix_ops;
 
 static void boot_error(const char *fmt, ...)
@@ -190,6 +193,8 @@ static symm_status_t recv_fds(int n, int *out)
                          .msg_controllen = sizeof(ctl.buf)};
     struct cmsghdr *c;
     int s = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    struct ucred cred;
+    socklen_t clen = sizeof(cred);
     ssize_t got;
 
     if (s < 0) {
@@ -197,8 +202,20 @@ static symm_status_t recv_fds(int n, int *out)
         return SYMM_ERR_BOOT;
     }
     got = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
+    if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0)
+        cred.pid = 0;
     close(s);
     c = CMSG_FIRSTHDR(&msg);
+    if (got == (ssize_t)sizeof(m) && m.rank >= 0 && m.rank < pmix_ops.size &&
+        cred.pid != pids[m.rank]) {
+        boot_error("a descriptor message naming pe %d came from process %d, not from that PE's "
+                   "process %d", (int)m.rank, (int)cred.pid, (int)pids[m.rank]);
+        for (struct cmsghdr *k = c; k; k = CMSG_NXTHDR(&msg, k))
+            if (k->cmsg_type == SCM_RIGHTS)
+                for (size_t i = 0; i < (k->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++)
+                    close(((int *)CMSG_DATA(k))[i]);
+        return SYMM_ERR_BOOT;
+    }
     if (got != (ssize_t)sizeof(m) || m.n != n || m.rank < 0 || m.rank >= pmix_ops.size ||
         m.rank == pmix_ops.rank ||
         (n > 0 && (!c || c->cmsg_type != SCM_RIGHTS ||
@@ -254,6 +271,8 @@ static void pmix_finalize(void)
     if (listen_fd >= 0)
         close(listen_fd);
     listen_fd = -1;
+    free(pids);
+    pids = NULL;
     PMIx_Finalize(NULL, 0);
 }
 
@@ -266,21 +285,31 @@ static symm_boot_ops_t pmix_ops = {
     .finalize = pmix_finalize,
 };
 
-/* Every PE on this PE's node, or a message naming one that is not. */
+/* Every rank's host and process: all on this PE's node (or a message naming one that is
+ * not), and the processes kept for the descriptor exchange's check. */
+struct whoami {
+    char host[HOST_LEN];
+    int64_t pid;
+};
+
 static symm_status_t check_one_node(void)
 {
-    char host[HOST_LEN] = {0}, *all = malloc((size_t)pmix_ops.size * HOST_LEN);
+    struct whoami mine = {.pid = (int64_t)getpid()};
+    struct whoami *all = malloc((size_t)pmix_ops.size * sizeof(*all));
     symm_status_t st;
 
-    if (!all)
+    pids = malloc((size_t)pmix_ops.size * sizeof(*pids));
+    if (!all || !pids) {
+        free(all);
         return SYMM_ERR_NOMEM;
-    gethostname(host, sizeof(host) - 1);
-    st = pmix_allgather(host, HOST_LEN, all);
+    }
+    gethostname(mine.host, sizeof(mine.host) - 1);
+    st = pmix_allgather(&mine, sizeof(mine), all);
     for (int r = 0; r < pmix_ops.size && st == SYMM_OK; r++) {
-        if (strncmp(all + (size_t)r * HOST_LEN, host, HOST_LEN) != 0) {
+        pids[r] = (pid_t)all[r].pid;
+        if (strncmp(all[r].host, mine.host, HOST_LEN) != 0) {
             boot_error("pe %d runs on %s and this PE on %s: PEs on several nodes need the ucx "
-                       "transport, which this build has not", r, all + (size_t)r * HOST_LEN,
-                       host);
+                       "transport, which this build has not", r, all[r].host, mine.host);
             st = SYMM_ERR_BOOT;
         }
     }
