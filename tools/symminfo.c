@@ -23,7 +23,8 @@ static void print_build(void)
     printf("build:       %s, %s%s%s\n", SYMM_BUILD_TYPE, SYMM_BUILD_CC,
            SYMM_BUILD_SANITIZE[0] ? ", sanitizer " : "", SYMM_BUILD_SANITIZE);
     printf("transports:  shm (host heaps, same node; load/store)\n");
-    printf("bootstrap:   launcher (symmrun), single (a program started alone)\n");
+    printf("bootstrap:   launcher (symmrun), %ssingle (a program started alone)\n",
+           SYMM_HAVE_PMIX ? "pmix (mpirun, srun; one node), " : "");
 }
 
 int main(int argc, char **argv)
