@@ -39,17 +39,26 @@ static long now_ns(void)
 
 static long cpus;
 
-/* CPUs the job's PEs share: symmrun passes the count it was given; alone, this process's. */
+/* CPUs the job's PEs share: symmrun passes the count it was given; otherwise the CPUs of all
+ * the PEs' affinity masks together (a launcher such as mpirun may bind each PE to a CPU of its
+ * own: two PEs bound to two CPUs share two). Collective. */
 static long job_cpus(void)
 {
     const char *env = getenv("SYMM_CPUS");
-    cpu_set_t set;
+    cpu_set_t set, *all;
 
     if (env && atol(env) > 0)
         return atol(env);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0)
-        return CPU_COUNT(&set);
-    return sysconf(_SC_NPROCESSORS_ONLN);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return sysconf(_SC_NPROCESSORS_ONLN);
+    if (symm_g.n_pes > 1) {
+        all = malloc((size_t)symm_g.n_pes * sizeof(*all));
+        if (all && symm_g.boot->allgather(&set, sizeof(set), all) == SYMM_OK)
+            for (int i = 0; i < symm_g.n_pes; i++)
+                CPU_OR(&set, &set, &all[i]);
+        free(all);
+    }
+    return CPU_COUNT(&set);
 }
 
 long symm_job_cpus(void)
