@@ -30,10 +30,11 @@
  * Host collectives on device memory (nvshmem_int_sum_reduce, _broadcast, _fcollect, _alltoall
  * from the host) run on the GPU and are complete on return, as in NVSHMEM (docs/gpu.md).
  *
- * Not (yet) there, and a compile error rather than a wrong result where a program uses them:
- * collectives at thread and warp scope in kernels (block scope is there), jobs that are a
- * subset of the launcher's processes, multicast (nvshmemx_mc_ptr), half and bfloat16 types,
- * and host buffer registration.
+ * Not (yet) there: collectives at thread and warp scope in kernels (block scope is there),
+ * multicast (nvshmemx_mc_ptr), half and bfloat16 types, host buffer registration (a compile
+ * error where a program names them), and jobs that are a subset of the launcher's processes:
+ * a unique-id start that names other ranks ends the job, but the communicator of an MPI start
+ * is not looked at and must be MPI_COMM_WORLD.
  */
 #ifndef SYMM_NVSHMEM_H
 #define SYMM_NVSHMEM_H

@@ -25,12 +25,27 @@ static const struct {
 #endif
 };
 
+static int env_gt1(const char *name)
+{
+    const char *v = getenv(name);
+
+    return v && atol(v) > 1;
+}
+
 symm_status_t symm_boot_init(const symm_boot_ops_t **out)
 {
     const char *name = getenv("SYMM_BOOT");
 
     if (!name || !*name) {
         name = "single";
+        if (!getenv("PMIX_RANK") && (env_gt1("PMI_SIZE") || env_gt1("OMPI_COMM_WORLD_SIZE") ||
+                                     env_gt1("SLURM_STEP_NUM_TASKS"))) {
+            fprintf(stderr, "symm: started by a launcher of several processes without PMIx "
+                            "(PMI_SIZE, OMPI_COMM_WORLD_SIZE or SLURM_STEP_NUM_TASKS is above "
+                            "1, PMIX_RANK is not set): each would run alone; start the program "
+                            "with symmrun, or with mpirun or srun --mpi=pmix\n");
+            return SYMM_ERR_INVALID;
+        }
         if (getenv("PMIX_RANK")) {
             name = "pmix";
             if (!SYMM_HAVE_PMIX) {

@@ -6,12 +6,11 @@
  * allgather puts this PE's bytes under a key of its own (one per call), fences with data
  * collection and reads every rank's; a barrier is a fence. File descriptors (the heaps'
  * memfds, the device heap's chunks) cannot travel through PMIx: each PE listens on a Unix
- * socket in the abstract namespace, named by the job and its rank, and an exchange has every
- * PE connect to every other and send its descriptors (SCM_RIGHTS; a connection is queued
- * before it is accepted, so nobody waits for anybody), then accept one connection from each,
- * then fence, so that the next exchange cannot meet this one's connections. A connection is
- * taken only from the process that the rank it names announced at start-up (SO_PEERCRED), so
- * no other process can slip descriptors in. The PEs of a job
+ * socket in the abstract namespace, named by the job and its rank; in round k of an exchange
+ * each PE sends its descriptors to the PE k ahead (SCM_RIGHTS) and then takes one sender's,
+ * and a fence ends it, so that the next exchange cannot meet this one's connections. A
+ * connection is taken only from the process that the rank it names announced at start-up
+ * (SO_PEERCRED), so no other process can slip descriptors in. The PEs of a job
  * must share one node (the ucx transport will reach other nodes); init checks the host names
  * and says so. Abort is PMIx_Abort: the launcher stops the job.
  */
@@ -29,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -180,7 +180,31 @@ static symm_status_t send_fds(int to, const int *fds, int n)
     return SYMM_OK;
 }
 
-/* Accepts one sender and stores its descriptors at out[rank * n]. */
+/* Closes the descriptors a message carried (a refused or malformed one). */
+static void close_carried(struct msghdr *msg)
+{
+    for (struct cmsghdr *k = CMSG_FIRSTHDR(msg); k; k = CMSG_NXTHDR(msg, k))
+        if (k->cmsg_level == SOL_SOCKET && k->cmsg_type == SCM_RIGHTS)
+            for (size_t i = 0; i < (k->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++)
+                close(((int *)CMSG_DATA(k))[i]);
+}
+
+/* Whether pid is one of the job's processes. */
+static int job_pid(pid_t pid)
+{
+    for (int r = 0; r < pmix_ops.size; r++)
+        if (pids[r] == pid)
+            return 1;
+    return 0;
+}
+
+/* Accepts the next sender and stores its descriptors at out[rank * n]. A connection from a
+ * process outside the job is dropped unread (any local process can reach an abstract
+ * socket); one that names another rank than its own, or sends nothing for RECV_WAIT_S, ends
+ * the exchange. PIDs are compared as this PE sees them: the job's processes share a PID
+ * namespace. */
+#define RECV_WAIT_S 60
+
 static symm_status_t recv_fds(int n, int *out)
 {
     struct fd_msg m;
@@ -189,39 +213,49 @@ static symm_status_t recv_fds(int n, int *out)
         char buf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
         struct cmsghdr align;
     } ctl;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
-                         .msg_controllen = sizeof(ctl.buf)};
+    struct msghdr msg;
     struct cmsghdr *c;
-    int s = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
     struct ucred cred;
-    socklen_t clen = sizeof(cred);
+    struct timeval tv = {.tv_sec = RECV_WAIT_S};
+    socklen_t clen;
     ssize_t got;
+    int s;
 
-    if (s < 0) {
-        boot_error("accepting a peer's descriptors: %s", strerror(errno));
-        return SYMM_ERR_BOOT;
+    for (;;) {
+        s = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (s < 0) {
+            if (errno == EINTR)
+                continue;
+            boot_error("accepting a peer's descriptors: %s", strerror(errno));
+            return SYMM_ERR_BOOT;
+        }
+        clen = sizeof(cred);
+        if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0 && job_pid(cred.pid))
+            break;
+        close(s);
     }
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    memset(&msg, 0, sizeof(msg));
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = ctl.buf;
+    msg.msg_controllen = sizeof(ctl.buf);
     got = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
-    if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0)
-        cred.pid = 0;
     close(s);
-    c = CMSG_FIRSTHDR(&msg);
-    if (got == (ssize_t)sizeof(m) && m.rank >= 0 && m.rank < pmix_ops.size &&
-        cred.pid != pids[m.rank]) {
-        boot_error("a descriptor message naming pe %d came from process %d, not from that PE's "
-                   "process %d", (int)m.rank, (int)cred.pid, (int)pids[m.rank]);
-        for (struct cmsghdr *k = c; k; k = CMSG_NXTHDR(&msg, k))
-            if (k->cmsg_type == SCM_RIGHTS)
-                for (size_t i = 0; i < (k->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++)
-                    close(((int *)CMSG_DATA(k))[i]);
+    if (got < 0) {
+        boot_error("receiving a peer's descriptors: %s", strerror(errno));
         return SYMM_ERR_BOOT;
     }
-    if (got != (ssize_t)sizeof(m) || m.n != n || m.rank < 0 || m.rank >= pmix_ops.size ||
-        m.rank == pmix_ops.rank ||
-        (n > 0 && (!c || c->cmsg_type != SCM_RIGHTS ||
+    c = CMSG_FIRSTHDR(&msg);
+    if (got != (ssize_t)sizeof(m) || (msg.msg_flags & MSG_CTRUNC) || m.n != n || m.rank < 0 ||
+        m.rank >= pmix_ops.size || m.rank == pmix_ops.rank || cred.pid != pids[m.rank] ||
+        (n > 0 && out[(size_t)m.rank * (size_t)n] >= 0) ||
+        (n > 0 && (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
                    c->cmsg_len != CMSG_LEN(sizeof(int) * (size_t)n)))) {
-        boot_error("a descriptor message out of step (%zd bytes, rank %d, %d descriptors; "
-                   "expected %d)", got, (int)m.rank, (int)m.n, n);
+        boot_error("a descriptor message out of step (%zd bytes from process %d, naming pe %d "
+                   "and %d descriptors; expected %d)", got, (int)cred.pid, (int)m.rank,
+                   (int)m.n, n);
+        close_carried(&msg);
         return SYMM_ERR_BOOT;
     }
     if (n > 0)
@@ -229,6 +263,10 @@ static symm_status_t recv_fds(int n, int *out)
     return SYMM_OK;
 }
 
+/* Round k sends to the PE k ahead and then accepts one sender: a PE is never more than one
+ * send ahead of what it has taken, so few descriptors are in flight at once (the kernel
+ * limits them per user) and listen queues stay short. Every PE sends in round k before it
+ * waits in round k, so each round's accept finds a sender. */
 static symm_status_t pmix_exchange_fds(const int *fds, int n, int *out)
 {
     const int size = pmix_ops.size, mine = pmix_ops.rank;
@@ -238,10 +276,11 @@ static symm_status_t pmix_exchange_fds(const int *fds, int n, int *out)
         return SYMM_ERR_INVALID;
     for (int i = 0; i < size * n; i++)
         out[i] = -1;
-    for (int k = 1; k < size && st == SYMM_OK; k++)
+    for (int k = 1; k < size && st == SYMM_OK; k++) {
         st = send_fds((mine + k) % size, fds, n);
-    for (int k = 1; k < size && st == SYMM_OK; k++)
-        st = recv_fds(n, out);
+        if (st == SYMM_OK)
+            st = recv_fds(n, out);
+    }
     for (int i = 0; i < n && st == SYMM_OK; i++) {
         out[(size_t)mine * n + i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 0);
         if (out[(size_t)mine * n + i] < 0)
@@ -250,15 +289,17 @@ static symm_status_t pmix_exchange_fds(const int *fds, int n, int *out)
     if (st == SYMM_OK)
         st = pmix_barrier();
     if (st != SYMM_OK) {
-        for (int i = 0; i < size * n; i++)
+        for (int i = 0; i < size * n; i++) {
             if (out[i] >= 0)
                 close(out[i]);
+            out[i] = -1;
+        }
     }
     return st;
 }
 
 /* The launcher stops the job; this PE says why first (mpirun prints only the status). */
-static void pmix_abort(int status, const char *why)
+__attribute__((noreturn)) static void pmix_abort(int status, const char *why)
 {
     boot_error("pe %d aborts the job (status %d): %s", pmix_ops.rank, status,
                why ? why : "a PE failed");
@@ -328,33 +369,30 @@ symm_status_t symm_boot_pmix_init(const symm_boot_ops_t **out)
     rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS)
         return pmix_failed("PMIx_Init (is this process started by mpirun or srun?)", rc);
+    /* From here on a failure aborts the job: the other PEs may already wait in a fence. */
     pmix_ops.rank = (int)me.rank;
     PMIX_PROC_LOAD(&wild, me.nspace, PMIX_RANK_WILDCARD);
     rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v);
     if (rc != PMIX_SUCCESS) {
-        PMIx_Finalize(NULL, 0);
-        return pmix_failed("PMIx_Get(PMIX_JOB_SIZE)", rc);
+        pmix_failed("PMIx_Get(PMIX_JOB_SIZE)", rc);
+        pmix_abort(1, "symm: the job size is unknown");
     }
     pmix_ops.size = v->type == PMIX_UINT32 ? (int)v->data.uint32 : -1;
     PMIX_VALUE_RELEASE(v);
     if (pmix_ops.size < 1 || pmix_ops.rank >= pmix_ops.size) {
         boot_error("the launcher gave rank %d of a job of %d", pmix_ops.rank, pmix_ops.size);
-        PMIx_Finalize(NULL, 0);
-        return SYMM_ERR_BOOT;
+        pmix_abort(1, "symm: a rank outside the job");
     }
     listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     alen = sock_name(pmix_ops.rank, &a);
     if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&a, alen) != 0 ||
         listen(listen_fd, SOMAXCONN) != 0) {
         boot_error("cannot listen for descriptors: %s", strerror(errno));
-        pmix_finalize();
-        return SYMM_ERR_BOOT;
+        pmix_abort(1, "symm: no socket for the descriptor exchange");
     }
     /* The host check's fence also has every socket listening before any exchange. */
-    if (check_one_node() != SYMM_OK) {
+    if (check_one_node() != SYMM_OK)
         pmix_abort(1, "symm: PEs on several nodes");
-        return SYMM_ERR_BOOT;
-    }
     *out = &pmix_ops;
     return SYMM_OK;
 }

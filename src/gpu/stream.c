@@ -236,6 +236,17 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
                             .tv = world};
 }
 
+/* a * b bytes, or a fatal error naming the call when that overflows. */
+static size_t bytes_of(const char *call, size_t a, size_t b)
+{
+    size_t r;
+
+    if (__builtin_mul_overflow(a, b, &r))
+        symm_fatal("%s(nelems=%zu): %zu times %zu bytes overflow the address space", call, a, a,
+                   b);
+    return r;
+}
+
 static symm_team_t *start_coll(const char *call, shmem_team_t team)
 {
     symm_check_init(call);
@@ -248,7 +259,7 @@ static int exchange(const char *call, shmem_team_t team, CUfunction f, void *des
                     const void *source, size_t nbytes, int alltoall, CUstream s)
 {
     const symm_team_t *t = start_coll(call, team);
-    size_t recv = nbytes * t->size;
+    size_t recv = bytes_of(call, nbytes, (size_t)t->size);
     launch_shape_t sh;
 
     check_dev(call, "dest", dest, recv);
@@ -315,7 +326,8 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
                   size_t nreduce, size_t size, int kind, int op, CUstream s)
 {
     const symm_team_t *t = start_coll(call, team);
-    size_t nbytes = nreduce * size, recv = nbytes * t->size;
+    size_t nbytes = bytes_of(call, nreduce, size);
+    size_t recv = bytes_of(call, nbytes, (size_t)t->size);
     CUfunction *f;
 
     check_dev(call, "dest", dest, nbytes);
@@ -354,6 +366,15 @@ int symm_gpu_holds(const void *addr)
     return symm_gpu_local(addr, 1) != NULL;
 }
 
+/* A host collective is ordered after all of this PE's earlier GPU work, as a host call of the
+ * program is: kernels that write its source, and collectives enqueued on the program's
+ * streams, whose small-protocol epochs come before this call's. */
+static void host_order(const char *call)
+{
+    symm_gpu_start(call);
+    SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
+}
+
 static void host_wait(const char *call)
 {
     symm_gpu_bind(call);
@@ -366,6 +387,7 @@ void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, cons
     shmem_team_t t = (shmem_team_t)team;
     int a2a = what == SYMM_GPU_ALLTOALL;
 
+    host_order(call);
     if (what == SYMM_GPU_BCAST)
         bcast(call, t, dest, source, nbytes, root, symm_gpu_g.copy);
     else
@@ -381,6 +403,7 @@ void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *
         symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
                    "buffers take the reductions of integers, float and double", call, dest,
                    source);
+    host_order(call);
     reduce(call, (shmem_team_t)team, dest, source, nreduce, size,
            kind_of(size, cls == SYMM_GPU_INT, cls == SYMM_GPU_FLOAT), op, symm_gpu_g.copy);
     host_wait(call);

@@ -46,19 +46,24 @@ static long job_cpus(void)
 {
     const char *env = getenv("SYMM_CPUS");
     cpu_set_t set, *all;
+    int have = sched_getaffinity(0, sizeof(set), &set) == 0;
 
-    if (env && atol(env) > 0)
-        return atol(env);
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return sysconf(_SC_NPROCESSORS_ONLN);
+    if (!have)
+        CPU_ZERO(&set);
+    /* Every PE takes part, whatever it finds (the allgather is collective). */
     if (symm_g.n_pes > 1) {
         all = malloc((size_t)symm_g.n_pes * sizeof(*all));
-        if (all && symm_g.boot->allgather(&set, sizeof(set), all) == SYMM_OK)
-            for (int i = 0; i < symm_g.n_pes; i++)
-                CPU_OR(&set, &set, &all[i]);
+        if (!all)
+            symm_fatal("shmem_init: out of memory for %d CPU masks", symm_g.n_pes);
+        if (symm_g.boot->allgather(&set, sizeof(set), all) != SYMM_OK)
+            symm_fatal("shmem_init: the PEs could not exchange their CPU masks");
+        for (int i = 0; i < symm_g.n_pes; i++)
+            CPU_OR(&set, &set, &all[i]);
         free(all);
     }
-    return CPU_COUNT(&set);
+    if (env && atol(env) > 0)
+        return atol(env);
+    return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 long symm_job_cpus(void)
