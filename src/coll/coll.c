@@ -39,7 +39,11 @@
  * time in a private buffer, and stores the finished block into every member's dest, so one
  * synchronisation (the workers' `done`, or a team barrier when PEs outnumber CPUs) ends the
  * call. Every element is combined in the same order by one PE, so all PEs get bit-identical
- * results. Copies that move more than a core's L2 cache holds use streaming stores.
+ * results. Copies that move more than a core's L2 cache holds use streaming stores; those that
+ * fit it alternate direction from call to call (core/copy.c).
+ *
+ * Collectives on device-heap buffers run on the GPU (gpu/gpu.h); those without a GPU form
+ * refuse them.
  */
 #include <sched.h>
 #include <stdlib.h>
