@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs every GPU test on a machine with GPUs: the SPMD tests at 1 and 2 PEs (the heap test
-# also on a small heap and on one larger than the GPU), the bad calls (each must end the job
-# with its message, through tests/run_expect_fail.sh), the demo, and a compute-sanitizer
-# memcheck run of the tests at 2 PEs that must be clean.
+# also on a small heap and on one larger than the GPU), the NVSHMEM program under mpirun too
+# (where the build has PMIx), the bad calls (each must end the job with its message, through
+# tests/run_expect_fail.sh), the demo, and a compute-sanitizer memcheck run of the tests at 2
+# PEs that must be clean.
 #   tests/gpu/run.sh [BUILD_DIR]     (default build/; configured and built when missing)
 # Exit status: 0 all passed, 1 a failure, 77 no GPU here. SYMM_GPU_TEST_LOG=DIR keeps logs.
 set -u
@@ -57,6 +58,15 @@ for np in $nps; do
 done
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
+# The NVSHMEM program started as NVSHMEM programs are, by mpirun (the pmix bootstrap), where
+# this build has PMIx and mpirun is installed.
+if [ "$only_memcheck" != 1 ] && command -v mpirun >/dev/null 2>&1 &&
+    grep -q "SYMM_HAVE_PMIX 1" "$build/include/symm/config.h"; then
+    for np in $nps; do
+        run "gpu_nvshmem mpirun np$np" env OMPI_ALLOW_RUN_AS_ROOT=1 \
+            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np "$np" "$t/gpu_nvshmem"
+    done
+fi
 
 # Bad calls: MODE|REGEX|ENV (the job: 2 PEs, or 1 where one GPU).
 np=$([ "$ngpus" -ge 2 ] && echo 2 || echo 1)
