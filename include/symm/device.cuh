@@ -32,7 +32,8 @@
  *    shmemx_team_sync_warp/_block(team): one thread, warp or block per member; a barrier also
  *    completes the group's puts. A kernel whose blocks wait on each other or on other PEs
  *    needs all blocks resident: start it with shmemx_collective_launch.
- *  - shmemx_alltoallmem_block, _fcollectmem_block, _broadcastmem_block and
+ *  - shmemx_alltoallmem_block, _fcollectmem_block, _broadcastmem_block, their typed forms
+ *    shmemx_TYPE_alltoall_block, _fcollect_block, _broadcast_block, and
  *    shmemx_TYPE_OP_reduce_block (OP: sum, prod, min, max, and, or, xor as the type table
  *    allows): one block per member, every member in the same order; on any team (PE_root is
  *    a team index). They return 0.
@@ -134,34 +135,72 @@ SYMM_TYPES(SYMM_DEVX_RMA_ROW, _)
 SYMM_SIZES(SYMM_DEVX_SIZED)
 SYMM_DEVX_GROUPS(putmem, getmem, void, void, 1)
 
-/* ---- Collectives and reductions (block scope, any team) ----------------------------------- */
+/* ---- Collectives and reductions (block scope, any team) -----------------------------------
+ * The mem forms move bytes; the typed forms (shmemx_TYPE_alltoall_block, _fcollect_block,
+ * _broadcast_block, as OpenSHMEM's team forms and NVSHMEM's names have them) nelems elements. */
+template <bool ALLTOALL>
+SYMM_DEV int symm_dev_exchange_block(const char *call, shmem_team_t team, void *dest,
+                                     const void *source, size_t nbytes)
+{
+    symm_dev_cc_t c = symm_dev_cc_block(symm_dev_team(call, team));
+    symm_dev_exchange<ALLTOALL>(c, dest, source, nbytes, 0, 1);
+    return 0;
+}
+
+SYMM_DEV int symm_dev_broadcast_block(const char *call, shmem_team_t team, void *dest,
+                                      const void *source, size_t nbytes, int PE_root)
+{
+    symm_dev_tv_t t = symm_dev_team(call, team);
+#if SYMM_DEV_CHECKS
+    if ((unsigned)PE_root >= (unsigned)t.size)
+        symm_dev_fail(SYMM_DEV_ERR_PE, call, PE_root, dest, nbytes);
+#endif
+    symm_dev_broadcast(symm_dev_cc_block(t), dest, source, nbytes, PE_root, 0, 1);
+    return 0;
+}
+
 SYMM_DEVX int shmemx_alltoallmem_block(shmem_team_t team, void *dest, const void *source,
                                        size_t nelems)
 {
-    symm_dev_cc_t c = symm_dev_cc_block(symm_dev_team("shmemx_alltoallmem_block", team));
-    symm_dev_exchange<true>(c, dest, source, nelems, 0, 1);
-    return 0;
+    return symm_dev_exchange_block<true>("shmemx_alltoallmem_block", team, dest, source, nelems);
 }
 
 SYMM_DEVX int shmemx_fcollectmem_block(shmem_team_t team, void *dest, const void *source,
                                        size_t nelems)
 {
-    symm_dev_cc_t c = symm_dev_cc_block(symm_dev_team("shmemx_fcollectmem_block", team));
-    symm_dev_exchange<false>(c, dest, source, nelems, 0, 1);
-    return 0;
+    return symm_dev_exchange_block<false>("shmemx_fcollectmem_block", team, dest, source,
+                                          nelems);
 }
 
 SYMM_DEVX int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const void *source,
                                         size_t nelems, int PE_root)
 {
-    symm_dev_tv_t t = symm_dev_team("shmemx_broadcastmem_block", team);
-#if SYMM_DEV_CHECKS
-    if ((unsigned)PE_root >= (unsigned)t.size)
-        symm_dev_fail(SYMM_DEV_ERR_PE, "shmemx_broadcastmem_block", PE_root, dest, nelems);
-#endif
-    symm_dev_broadcast(symm_dev_cc_block(t), dest, source, nelems, PE_root, 0, 1);
-    return 0;
+    return symm_dev_broadcast_block("shmemx_broadcastmem_block", team, dest, source, nelems,
+                                    PE_root);
 }
+
+#define SYMM_DEVX_COLL_TYPED(NAME, T)                                                            \
+    SYMM_DEVX int shmemx_##NAME##_alltoall_block(shmem_team_t team, T *dest, const T *source,   \
+                                                 size_t nelems)                                 \
+    {                                                                                           \
+        return symm_dev_exchange_block<true>("shmemx_" #NAME "_alltoall_block", team, dest,     \
+                                             source, nelems * sizeof(T));                       \
+    }                                                                                           \
+    SYMM_DEVX int shmemx_##NAME##_fcollect_block(shmem_team_t team, T *dest, const T *source,   \
+                                                 size_t nelems)                                 \
+    {                                                                                           \
+        return symm_dev_exchange_block<false>("shmemx_" #NAME "_fcollect_block", team, dest,    \
+                                              source, nelems * sizeof(T));                      \
+    }                                                                                           \
+    SYMM_DEVX int shmemx_##NAME##_broadcast_block(shmem_team_t team, T *dest, const T *source,  \
+                                                  size_t nelems, int PE_root)                   \
+    {                                                                                           \
+        return symm_dev_broadcast_block("shmemx_" #NAME "_broadcast_block", team, dest, source, \
+                                        nelems * sizeof(T), PE_root);                           \
+    }
+#define SYMM_DEVX_COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)  \
+    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(SYMM_DEVX_COLL_TYPED(NAME, T)))
+SYMM_TYPES(SYMM_DEVX_COLL_ROW, _)
 
 #define SYMM_DEVX_REDUCE(NAME, T, OPNAME, OP)                                                    \
     SYMM_DEVX int shmemx_##NAME##_##OPNAME##_reduce_block(shmem_team_t team, T *dest,           \

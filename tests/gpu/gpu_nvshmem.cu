@@ -7,7 +7,8 @@
  * kernel, block-scope put and team reduction in kernels, device atomics, a team barrier in a
  * kernel started by nvshmemx_collective_launch, nvshmemx_signal_op, stream put, quiet,
  * reduction and alltoall, host collectives on device memory (reduction, broadcast, fcollect,
- * alltoall), a split team, nvshmem_ptr, and the host barrier on a team. Every
+ * alltoall), typed block-scope collectives, a split team, nvshmem_ptr, and the host barrier
+ * on a team. Every
  * result is checked exactly; PE 0 prints one line, and any failure makes every PE exit 1.
  */
 #include <stdio.h>
@@ -76,6 +77,17 @@ __global__ void block_ops(int *dest, const int *src, int *sum, unsigned long lon
     }
     nvshmemx_barrier_all_block();
     nvshmemx_int_sum_reduce_block(NVSHMEM_TEAM_WORLD, sum, src, N);
+}
+
+/* Typed block-scope collectives: fcollect of src into all, broadcast from the last PE into
+ * dest, alltoall of a2a into a2b. */
+__global__ void block_typed(int *all, int *dest, int *a2b, const int *src, const int *a2a)
+{
+    const int n = nvshmem_n_pes();
+
+    nvshmemx_int_fcollect_block(NVSHMEM_TEAM_WORLD, all, src, N);
+    nvshmemx_int_broadcast_block(NVSHMEM_TEAM_WORLD, dest, src, N, n - 1);
+    nvshmemx_int_alltoall_block(NVSHMEM_TEAM_WORLD, a2b, a2a, N);
 }
 
 /* Every block of the grid passes a team barrier: all blocks must be resident. */
@@ -195,6 +207,31 @@ int main(void)
         for (int i = 0; i < N; i++)
             CHECK(host[p * N + i] == p * 100000 + mype * N + i, "host alltoall [%d][%d]: %d", p,
                   i, host[p * N + i]);
+
+    /* The typed block-scope forms; `all` is a2b's twin for the fcollect. */
+    int *all = (int *)nvshmem_malloc(N * npes * sizeof(int));
+    CUDA_CHECK(cudaMemset(dest, 0, N * sizeof(int)));
+    CUDA_CHECK(cudaMemset(all, 0, N * npes * sizeof(int)));
+    CUDA_CHECK(cudaMemset(a2b, 0, N * npes * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    block_typed<<<1, 256, 0, stream>>>(all, dest, a2b, src, a2a);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    nvshmem_barrier_all();
+    CUDA_CHECK(cudaMemcpy(host, all, N * npes * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < npes; p++)
+        for (int i = 0; i < N; i++)
+            CHECK(host[p * N + i] == p * 1000 + i, "int_fcollect_block [%d][%d]: %d", p, i,
+                  host[p * N + i]);
+    CUDA_CHECK(cudaMemcpy(host, dest, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        CHECK(host[i] == (npes - 1) * 1000 + i, "int_broadcast_block [%d]: %d", i, host[i]);
+    CUDA_CHECK(cudaMemcpy(host, a2b, N * npes * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < npes; p++)
+        for (int i = 0; i < N; i++)
+            CHECK(host[p * N + i] == p * 100000 + mype * N + i, "int_alltoall_block [%d][%d]: %d",
+                  p, i, host[p * N + i]);
+    nvshmem_free(all);
 
     /* A split team: a kernel of 8 blocks passes its barrier, then the host's. */
     nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
