@@ -395,13 +395,21 @@ static int sweeps_back(symm_team_t *t)
     return (int)(t->sweeps++ & 1);
 }
 
-/* A whole-buffer copy of a call: streamed past the cache, or swept. */
-static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
+/* A copy streamed past the cache (stream), or forward or backwards (back) through it. */
+static void copy_way(void *dest, const void *src, size_t n, int stream, int back)
 {
-    if (streams(2 * n))
+    if (stream)
         copy(dest, src, n, 1);
     else
-        symm_copy_swept(dest, src, n, sweeps_back(t));
+        symm_copy_swept(dest, src, n, back);
+}
+
+/* A whole-buffer copy of a call: streamed when it moves more than the L2 holds, else swept. */
+static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
+{
+    int stream = streams(2 * n);
+
+    copy_way(dest, src, n, stream, !stream && sweeps_back(t));
 }
 
 /* ---- broadcast ---------------------------------------------------------------------------- */
@@ -517,7 +525,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     }
     back = !small && !stream && sweeps_back(t);
     if (!back)
-        copy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream);
+        copy_way((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream, 0);
     /* With more PEs than CPUs, one barrier (each PE woken once) beats waiting for each member
      * in turn (a wake-up per member). */
     if (meets)
@@ -531,13 +539,10 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
             wait_member(&c, i);
             from = remote(&c, source, part, i);
         }
-        if (stream)
-            copy((char *)dest + (size_t)i * nb, from + pick * me, nb, stream);
-        else
-            symm_copy_swept((char *)dest + (size_t)i * nb, from + pick * me, nb, back);
+        copy_way((char *)dest + (size_t)i * nb, from + pick * me, nb, stream, back);
     }
     if (back)
-        symm_copy_swept((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, 1);
+        copy_way((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, 0, 1);
     if (!small)
         finish(&c);
 }

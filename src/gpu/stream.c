@@ -349,8 +349,8 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
         shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
     {                                                                                           \
         return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
-                      sizeof(T), kind_of(sizeof(T), !((T)0 < (T)-1), (T)0.5 != (T)0),              \
-                      SYMM_GPU_OP_##OP, stream);                                                   \
+                      sizeof(T), kind_of(sizeof(T), !((T)0 < (T)-1), (T)0.5 != (T)0),           \
+                      SYMM_GPU_OP_##OP, stream);                                                \
     }
 #define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
     SYMMX_GPU_IF_TYPE(NAME)(                                                                    \
@@ -375,9 +375,9 @@ static void host_order(const char *call)
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
 }
 
+/* The call's kernels done (host_order bound the device to this thread). */
 static void host_wait(const char *call)
 {
-    symm_gpu_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
 }
 
