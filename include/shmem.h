@@ -572,7 +572,29 @@ SYMM_DECL_TO_ALL(complexf, float _Complex, prod)
     SYMM_IF_##GEN(SYMM_IF_##RMA(T: shmem_##NAME##_##OP,))
 #define SYMM_ROWC_RMA(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
     SYMM_IF_##GEN(SYMM_IF_##RMA(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_PICK(E, ROW, OP) _Generic((E), SYMM_TYPES(ROW, OP) default: symm_generic_no_such_type)
+#define SYMM_PICK(E, ROW, OP)                                                                   \
+    _Generic((E), SYMM_TYPES(ROW, OP) ROW##_MORE(OP) default: symm_generic_no_such_type)
+/* What a family adds to its rows: the types the standard defines it for that have no row of
+ * their own in the selectors. int8_t, int16_t, int32_t and int64_t are signed char, short, int,
+ * long or long long under another name, rows without bitwise routines, so the bitwise families
+ * name them (the unsigned fixed-width types are always one of the unsigned rows); the complex
+ * types have sums and products only. */
+#define SYMM_MORE_FIXED(P, OP) int32_t: P##int32_##OP, int64_t: P##int64_##OP,
+#define SYMM_ROW_BIT_MORE(OP) SYMM_MORE_FIXED(shmem_, OP)
+#define SYMM_ROWC_BIT_MORE(OP) SYMM_MORE_FIXED(shmem_ctx_, OP)
+#define SYMM_ROW_BITRED_MORE(OP)                                                                \
+    int8_t: shmem_int8_##OP, int16_t: shmem_int16_##OP, SYMM_MORE_FIXED(shmem_, OP)
+#define SYMM_ROW_SUMPROD_MORE(OP)                                                               \
+    double _Complex: shmem_complexd_##OP, float _Complex: shmem_complexf_##OP,
+#define SYMM_ROW_EXT_MORE(OP)
+#define SYMM_ROWC_EXT_MORE(OP)
+#define SYMM_ROW_AMO_MORE(OP)
+#define SYMM_ROWC_AMO_MORE(OP)
+#define SYMM_ROW_WAIT_MORE(OP)
+#define SYMM_ROWC_WAIT_MORE(OP)
+#define SYMM_ROW_RMA_MORE(OP)
+#define SYMM_ROWC_RMA_MORE(OP)
+#define SYMM_ROW_MINMAX_MORE(OP)
 #define SYMM_ARGSEL4(x0, x1, x2, y, ...) y
 #define SYMM_ARGSEL5(x0, x1, x2, x3, y, ...) y
 #define SYMM_ARGSEL6(x0, x1, x2, x3, x4, y, ...) y

@@ -3,7 +3,8 @@
 /*
  * Compiled, never run: the public header under strict C11 (and as C++), with a use of every
  * RMA family for one type, the sized and mem forms, and (in C) the type-generic selectors in
- * both their context and plain forms.
+ * both their context and plain forms, with the types whose routines are another row's under a
+ * second name.
  */
 #include <shmem.h>
 
@@ -29,3 +30,29 @@ void header_use(long *d, const long *s, size_t n, int pe)
 #endif
     shmem_barrier_all();
 }
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+void header_generic(int32_t *a, int64_t *b, int8_t *c, int16_t *e, uint32_t *u, size_t *z,
+                    float _Complex *f, double _Complex *d);
+
+/* The bitwise families on int32_t and int64_t, the bitwise reductions on every fixed width, the
+ * sums and products of the complex types. */
+void header_generic(int32_t *a, int64_t *b, int8_t *c, int16_t *e, uint32_t *u, size_t *z,
+                    float _Complex *f, double _Complex *d)
+{
+    int32_t a0 = shmem_atomic_fetch_and(a, 1, 0);
+    int64_t b0;
+
+    shmem_atomic_or(SHMEM_CTX_DEFAULT, b, 2, 0);
+    shmem_atomic_fetch_xor_nbi(SHMEM_CTX_DEFAULT, &b0, b, a0, 0);
+    shmem_atomic_xor(u, 4u, 0);
+    shmem_and_reduce(SHMEM_TEAM_WORLD, c, c + 1, 1);
+    shmem_or_reduce(SHMEM_TEAM_WORLD, e, e + 1, 1);
+    shmem_xor_reduce(SHMEM_TEAM_WORLD, a, a + 1, 1);
+    shmem_and_reduce(SHMEM_TEAM_WORLD, b, b + 1, 1);
+    shmem_max_reduce(SHMEM_TEAM_WORLD, z, z + 1, 1);
+    shmem_sum_reduce(SHMEM_TEAM_WORLD, c, c + 1, 1);
+    shmem_sum_reduce(SHMEM_TEAM_WORLD, d, d + 1, 1);
+    shmem_prod_reduce(SHMEM_TEAM_WORLD, f, f + 1, 1);
+}
+#endif
