@@ -18,6 +18,7 @@
 #include "symm/types.def"
 
 #ifdef __cplusplus
+#include <complex>
 extern "C" {
 #endif
 
@@ -424,12 +425,20 @@ SYMM_TYPES(SYMM_DECL_COLL_ROW, _)
     SYMM_IF_##MINMAX(SYMM_DECL_REDUCE(NAME, T, max) SYMM_DECL_REDUCE(NAME, T, min))            \
     SYMM_IF_##SUMPROD(SYMM_DECL_REDUCE(NAME, T, sum) SYMM_DECL_REDUCE(NAME, T, prod))
 SYMM_TYPES(SYMM_DECL_REDUCE_ROW, _)
-#ifndef __cplusplus
-SYMM_DECL_REDUCE(complexd, double _Complex, sum)
-SYMM_DECL_REDUCE(complexd, double _Complex, prod)
-SYMM_DECL_REDUCE(complexf, float _Complex, sum)
-SYMM_DECL_REDUCE(complexf, float _Complex, prod)
+/* The complex types of the sum and product reductions: float _Complex and double _Complex in
+ * C; in C++ std::complex<float> and std::complex<double>, which have the same layout (the real
+ * part, then the imaginary part) and are passed the same way, by address. */
+#ifdef __cplusplus
+typedef std::complex<float> symm_complexf_t;
+typedef std::complex<double> symm_complexd_t;
+#else
+typedef float _Complex symm_complexf_t;
+typedef double _Complex symm_complexd_t;
 #endif
+SYMM_DECL_REDUCE(complexd, symm_complexd_t, sum)
+SYMM_DECL_REDUCE(complexd, symm_complexd_t, prod)
+SYMM_DECL_REDUCE(complexf, symm_complexf_t, sum)
+SYMM_DECL_REDUCE(complexf, symm_complexf_t, prod)
 
 /* ---- Active-set collectives (deprecated in OpenSHMEM 1.5, still supported) -----------------
  * The active set is PE_start + i * 2^logPE_stride, i < PE_size. pSync is a symmetric array of
@@ -489,12 +498,10 @@ SYMM_DECL_TO_ALL_ARITH(longlong, long long)
 SYMM_DECL_TO_ALL_ARITH(float, float)
 SYMM_DECL_TO_ALL_ARITH(double, double)
 SYMM_DECL_TO_ALL_ARITH(longdouble, long double)
-#ifndef __cplusplus
-SYMM_DECL_TO_ALL(complexd, double _Complex, sum)
-SYMM_DECL_TO_ALL(complexd, double _Complex, prod)
-SYMM_DECL_TO_ALL(complexf, float _Complex, sum)
-SYMM_DECL_TO_ALL(complexf, float _Complex, prod)
-#endif
+SYMM_DECL_TO_ALL(complexd, symm_complexd_t, sum)
+SYMM_DECL_TO_ALL(complexd, symm_complexd_t, prod)
+SYMM_DECL_TO_ALL(complexf, symm_complexf_t, sum)
+SYMM_DECL_TO_ALL(complexf, symm_complexf_t, prod)
 
 /* ---- C11 type-generic selectors ------------------------------------------------------------
  * shmem_put(dest, source, nelems, pe) picks shmem_TYPE_put from the type of *dest; the same
@@ -712,5 +719,33 @@ void symm_generic_no_such_type(void);
 
 #ifdef __cplusplus
 }
+
+/* GNU C++ (-std=gnu++NN, not -std=c++NN) has float _Complex and double _Complex as C has, and
+ * programs written for other implementations pass them to the complex reductions: overloads
+ * take them to the same routines. */
+#if defined(__GNUC__) && !defined(__STRICT_ANSI__)
+#define SYMM_GNU_COMPLEX_REDUCE(NAME, T, OP)                                                    \
+    __extension__ inline int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T _Complex *dest,  \
+                                                          const T _Complex *source,             \
+                                                          size_t nreduce)                       \
+    {                                                                                           \
+        return shmem_##NAME##_##OP##_reduce(team, reinterpret_cast<symm_##NAME##_t *>(dest),    \
+                                            reinterpret_cast<const symm_##NAME##_t *>(source),  \
+                                            nreduce);                                           \
+    }                                                                                           \
+    __extension__ inline void shmem_##NAME##_##OP##_to_all(                                     \
+        T _Complex *dest, const T _Complex *source, int nreduce, int PE_start, int logPE_stride,\
+        int PE_size, T _Complex *pWrk, long *pSync)                                             \
+    {                                                                                           \
+        shmem_##NAME##_##OP##_to_all(reinterpret_cast<symm_##NAME##_t *>(dest),                 \
+                                     reinterpret_cast<const symm_##NAME##_t *>(source), nreduce,\
+                                     PE_start, logPE_stride, PE_size,                           \
+                                     reinterpret_cast<symm_##NAME##_t *>(pWrk), pSync);         \
+    }
+SYMM_GNU_COMPLEX_REDUCE(complexf, float, sum)
+SYMM_GNU_COMPLEX_REDUCE(complexf, float, prod)
+SYMM_GNU_COMPLEX_REDUCE(complexd, double, sum)
+SYMM_GNU_COMPLEX_REDUCE(complexd, double, prod)
+#endif
 #endif
 #endif

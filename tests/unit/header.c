@@ -2,9 +2,9 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Compiled, never run: the public header under strict C11 (and as C++), with a use of every
- * RMA family for one type, the sized and mem forms, and (in C) the type-generic selectors in
- * both their context and plain forms, with the types whose routines are another row's under a
- * second name.
+ * RMA family for one type, the sized and mem forms, the complex reductions (std::complex in
+ * C++, and the C complex types in GNU C++), and (in C) the type-generic selectors in both their
+ * context and plain forms, with the types whose routines are another row's under a second name.
  */
 #include <shmem.h>
 
@@ -30,6 +30,35 @@ void header_use(long *d, const long *s, size_t n, int pe)
 #endif
     shmem_barrier_all();
 }
+
+#ifdef __cplusplus
+void header_complex(std::complex<float> *f, std::complex<double> *d, size_t n, long *psync);
+
+void header_complex(std::complex<float> *f, std::complex<double> *d, size_t n, long *psync)
+#else
+void header_complex(float _Complex *f, double _Complex *d, size_t n, long *psync);
+
+void header_complex(float _Complex *f, double _Complex *d, size_t n, long *psync)
+#endif
+{
+    shmem_complexf_sum_reduce(SHMEM_TEAM_WORLD, f, f + n, n);
+    shmem_complexd_prod_reduce(SHMEM_TEAM_WORLD, d, d + n, n);
+    shmem_complexd_sum_to_all(d, d + n, (int)n, 0, 0, 1, d + 2 * n, psync);
+    shmem_complexf_prod_to_all(f, f + n, (int)n, 0, 0, 1, f + 2 * n, psync);
+}
+
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__STRICT_ANSI__)
+/* GNU C++ has the C complex types too; programs written for other implementations pass them. */
+__extension__ typedef float _Complex header_cf;
+__extension__ typedef double _Complex header_cd;
+void header_gnu_complex(header_cf *f, header_cd *d, size_t n, long *psync);
+
+void header_gnu_complex(header_cf *f, header_cd *d, size_t n, long *psync)
+{
+    shmem_complexf_sum_reduce(SHMEM_TEAM_WORLD, f, f + n, n);
+    shmem_complexd_prod_to_all(d, d + n, (int)n, 0, 0, 1, d + 2 * n, psync);
+}
+#endif
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 void header_generic(int32_t *a, int64_t *b, int8_t *c, int16_t *e, uint32_t *u, size_t *z,
