@@ -503,6 +503,14 @@ SYMM_DECL_TO_ALL(complexd, symm_complexd_t, prod)
 SYMM_DECL_TO_ALL(complexf, symm_complexf_t, sum)
 SYMM_DECL_TO_ALL(complexf, symm_complexf_t, prod)
 
+/* ---- Profiling interface -------------------------------------------------------------------
+ * Every routine named shmem_X above and in shmemx.h answers to pshmem_X too (pshmem.h), which
+ * is always the library's own: a profiling tool defines shmem_X and calls pshmem_X from it.
+ * shmem_pcontrol is the tool's to define; the library's does nothing, for any level (0:
+ * profiling off, 1: on, the default, 2: buffers flushed, others as the tool defines) and any
+ * arguments after it. */
+void shmem_pcontrol(const int level, ...);
+
 /* ---- C11 type-generic selectors ------------------------------------------------------------
  * shmem_put(dest, source, nelems, pe) picks shmem_TYPE_put from the type of *dest; the same
  * names with a leading context argument pick the shmem_ctx_ forms. */

@@ -238,6 +238,13 @@ SYMM_EXPORT void shmem_sync_all(void)
     symm_barrier_world();
 }
 
+/* ---- Profiling interface ----------------------------------------------------------------
+ * A profiling tool defines shmem_pcontrol; this one does nothing, so a program may call it
+ * with any level and arguments whether a tool is there or not. */
+SYMM_EXPORT void shmem_pcontrol(const int level, ...)
+{
+}
+
 /* ---- Extensions ------------------------------------------------------------------------- */
 SYMM_EXPORT void *shmemx_heap_base(int pe)
 {

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * Compiled, never run: the public header under strict C11 (and as C++), with a use of every
+ * Compiled, never run: the public headers under strict C11 (and as C++), with a use of every
  * RMA family for one type, the sized and mem forms, the complex reductions (std::complex in
- * C++, and the C complex types in GNU C++), and (in C) the type-generic selectors in both their
- * context and plain forms, with the types whose routines are another row's under a second name.
+ * C++, and the C complex types in GNU C++), the profiling names, and (in C) the type-generic
+ * selectors in both their context and plain forms, with the types whose routines are another
+ * row's under a second name.
  */
+#include <pshmem.h>
 #include <shmem.h>
 
 void header_use(long *d, const long *s, size_t n, int pe);
@@ -29,6 +31,10 @@ void header_use(long *d, const long *s, size_t n, int pe)
     shmem_iget(SHMEM_CTX_DEFAULT, d, s, 1, 2, n, pe);
 #endif
     shmem_barrier_all();
+    pshmem_long_put(d, s, n, pe);
+    pshmem_barrier_all();
+    shmem_pcontrol(1);
+    shmem_pcontrol(3, "tool", n);
 }
 
 #ifdef __cplusplus
