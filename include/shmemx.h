@@ -18,7 +18,10 @@ extern "C" {
  * is the same on every PE. */
 void *shmemx_heap_base(int pe);
 
-/* shmem_malloc_with_hints: the block lives in the device heap (GPU memory of every PE). */
+/* shmem_malloc_with_hints: the block lives in the device heap (GPU memory of every PE). With
+ * the standard hints only beside it: among bits the library does not know (as in
+ * ~SHMEM_MALLOC_ATOMICS_REMOTE from a program written for another implementation) it is
+ * ignored with them, and the block is host memory. */
 #define SHMEMX_MALLOC_DEVICE (1L << 16)
 
 /* Bytes each PE may allocate from its symmetric heap (SHMEM_SYMMETRIC_SIZE). */

@@ -148,14 +148,17 @@ SYMM_EXPORT void *shmem_align(size_t alignment, size_t size)
     return symm_heap_malloc("shmem_align", size, alignment);
 }
 
+/* Hints are advice. The standard ones change nothing here (every block takes atomics and
+ * signals from any PE at full speed), and bits symm does not know are ignored, as in other
+ * implementations, so a program written with another library's hints runs. Only
+ * SHMEMX_MALLOC_DEVICE changes where the block lives, and only beside known bits: a word with
+ * unknown bits as well (~SHMEM_MALLOC_ATOMICS_REMOTE, say) comes from a program that does not
+ * know the extension and means host memory. */
 SYMM_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
 {
     long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE | SHMEMX_MALLOC_DEVICE;
 
-    if (hints & ~known)
-        symm_fatal("shmem_malloc_with_hints(size=%zu, hints=%#lx): unknown hint bits %#lx", size,
-                   hints, hints & ~known);
-    if (hints & SHMEMX_MALLOC_DEVICE)
+    if ((hints & SHMEMX_MALLOC_DEVICE) && !(hints & ~known))
         return symm_gpu_malloc("shmem_malloc_with_hints", size, 0);
     return symm_heap_malloc("shmem_malloc_with_hints", size, 0);
 }

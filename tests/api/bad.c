@@ -182,11 +182,6 @@ static void iput_stride(int n)
     shmem_long_iput(sym_long, src, 0, 1, 4, (shmem_my_pe() + 1) % n);
 }
 
-static void hints_unknown(int n)
-{
-    (void)shmem_malloc_with_hints(64, 0x100);
-}
-
 /* PE 1 asks for another size. */
 static void malloc_size(int n)
 {
@@ -232,7 +227,6 @@ static const bad_mode_t modes[] = {
     {"align_three", 0, 0, align_three},
     {"calloc_overflow", 0, 0, calloc_overflow},
     {"iput_stride", 0, 0, iput_stride},
-    {"hints_unknown", 0, 0, hints_unknown},
     {"malloc_size", 0, 1, malloc_size},
     {"malloc_order", 0, 1, malloc_order},
     {"align_differs", 0, 1, align_differs},
