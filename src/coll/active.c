@@ -226,7 +226,8 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
             fn(tmp, from(&a, source, nb, i), (size_t)nreduce);
     }
     aset_barrier(&a);
-    memcpy(dest, tmp, nb);
+    if (nb)
+        memcpy(dest, tmp, nb);
     free(tmp);
 }
 

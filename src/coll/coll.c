@@ -317,6 +317,17 @@ static void begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op, u
         check_all_args(c);
 }
 
+/* A call of no data: it moves nothing and reads no address (NULL is valid with it), but it is
+ * still a collective of the team, so it takes its epoch and posts it, as a reduction of no
+ * elements does; under SHMEM_DEBUG its arguments are compared with the other members'. */
+static void no_data(shmem_team_t team, const char *call, uint64_t op, int64_t root)
+{
+    coll_t c;
+
+    begin(&c, team, call, op, 0, root, 0);
+    post(&c, WORD(&c, c.t->me, posted));
+}
+
 static int overlap(const void *a, size_t alen, const void *b, size_t blen)
 {
     const char *x = a, *y = b;
@@ -437,6 +448,10 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     if (root < 0 || root >= t->size)
         symm_fatal("%s(team=%p, PE_root=%d): root is out of range (the team has %d PEs)", call,
                    (void *)team, root, t->size);
+    if (nb == 0) {
+        no_data(team, call, OP_BCAST, root);
+        return;
+    }
     if (on_device(dest, source)) {
         symm_gpu_host_coll(call, SYMM_GPU_BCAST, (void *)team, dest, source, nb, root);
         return;
@@ -483,6 +498,10 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     int n, me;
     int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream, back;
 
+    if (nb == 0) {
+        no_data(team, call, op, 0);
+        return;
+    }
     if (on_device(dest, source)) {
         symm_gpu_host_coll(call, pick ? SYMM_GPU_ALLTOALL : SYMM_GPU_FCOLLECT, (void *)team, dest,
                            source, nb, 0);
@@ -562,7 +581,7 @@ static void collect(shmem_team_t team, const char *call, void *dest, const void 
         if (i != c.t->me)
             wait_member(&c, i);
         len = slot_of(&c, i)->args[c.par].count;
-        if (i == c.t->me)
+        if (len && i == c.t->me)
             memcpy((char *)dest + off, source, len);
         else if (len)
             memcpy((char *)dest + off, remote(&c, source, len, i), len);
@@ -727,8 +746,13 @@ static void scan(shmem_team_t team, const char *call, void *dest, const void *so
     coll_t c;
     size_t nb = bytes(call, nelems, es);
     int last;
-    char *tmp = calloc(1, nb ? nb : 1);
+    char *tmp;
 
+    if (nb == 0) {
+        no_data(team, call, OP_SCAN, exclusive);
+        return;
+    }
+    tmp = calloc(1, nb);
     if (!tmp)
         symm_fatal("%s: out of memory for %zu bytes", call, nb);
     symm_coll_host_only(call, dest, source);
