@@ -52,8 +52,8 @@
 #define EXIT_TIMEOUT 124
 
 static const char usage[] =
-    "usage: symmrun [-n N | -np N] [--tag] [--timeout S] [--bind core|none] [--] prog "
-    "[args...]";
+    "usage: symmrun [-n N | -np N] [--nodes K] [--tag] [--timeout S] [--bind core|none] [--] "
+    "prog [args...]";
 
 enum src_kind { SRC_SIGNALS, SRC_LISTEN, SRC_STDIN, SRC_STDIN_PIPE, SRC_STREAM, SRC_CONN };
 
@@ -137,6 +137,7 @@ struct relay {
 
 static struct job {
     int n;
+    int nodes;    /* virtual nodes: groups of consecutive PEs that reach each other over UCX */
     bool tag;
     int bind;     /* -1: by default (core when PEs fit the CPUs), 0: none, 1: core */
     int ncpus;    /* CPUs this launcher may use, in cpus[] */
@@ -1421,6 +1422,19 @@ static int parse_n(const char *s)
     return 0;
 }
 
+static int parse_nodes(const char *s)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > MAX_PES)
+        return usage_error("invalid number of nodes '%s' (1 to %d)", s, MAX_PES);
+    job.nodes = (int)v;
+    return 0;
+}
+
 static int parse_timeout(const char *s)
 {
     char *end;
@@ -1503,8 +1517,10 @@ static int parse_args(int argc, char **argv)
             rc = parse_timeout(a + 10);
         else if (!strncmp(a, "--bind=", 7))
             rc = parse_bind(a + 7);
+        else if (!strncmp(a, "--nodes=", 8))
+            rc = parse_nodes(a + 8);
         else if (strcmp(a, "-n") && strcmp(a, "-np") && strcmp(a, "--np") &&
-                 strcmp(a, "--timeout") && strcmp(a, "--bind"))
+                 strcmp(a, "--timeout") && strcmp(a, "--bind") && strcmp(a, "--nodes"))
             rc = usage_error("unknown option '%s'", a);
         else if (i + 1 >= argc)
             rc = usage_error("option '%s' needs a value", a);
@@ -1512,11 +1528,15 @@ static int parse_args(int argc, char **argv)
             rc = parse_timeout(argv[++i]);
         else if (!strcmp(a, "--bind"))
             rc = parse_bind(argv[++i]);
+        else if (!strcmp(a, "--nodes"))
+            rc = parse_nodes(argv[++i]);
         else
             rc = parse_n(argv[++i]);
     }
     if (!rc && i >= argc)
         rc = usage_error("no program to run");
+    if (!rc && job.nodes > job.n)
+        rc = usage_error("%d nodes for %d PEs: every node needs a PE", job.nodes, job.n);
     job.argv = argv + i;
     return rc;
 }
@@ -1670,8 +1690,18 @@ static void child_exec(int rank, const struct child_fds *f)
     setenv("SYMM_BOOT_KEY", job.keyhex, 1);
     set_env_int("SYMM_RANK", rank);
     set_env_int("SYMM_SIZE", job.n);
-    set_env_int("SYMM_LOCAL_RANK", rank);
-    set_env_int("SYMM_LOCAL_SIZE", job.n);
+    if (job.nodes > 1) {
+        /* Node k holds PEs [k * n / K, (k + 1) * n / K), as the library computes it. */
+        int node = (int)((long)rank * job.nodes / job.n);
+        int first = (int)(((long)node * job.n + job.nodes - 1) / job.nodes);
+        int next = (int)(((long)(node + 1) * job.n + job.nodes - 1) / job.nodes);
+        set_env_int("SYMM_NODES", job.nodes);
+        set_env_int("SYMM_LOCAL_RANK", rank - first);
+        set_env_int("SYMM_LOCAL_SIZE", next - first);
+    } else {
+        set_env_int("SYMM_LOCAL_RANK", rank);
+        set_env_int("SYMM_LOCAL_SIZE", job.n);
+    }
     if (job.ncpus > 0)
         set_env_int("SYMM_CPUS", job.ncpus);
     bind_pe(rank);

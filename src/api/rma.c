@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/state.h"
+#include "tl/tl.h"
 
 #define UNPAREN(...) __VA_ARGS__
 
@@ -43,7 +44,7 @@ SYMM_INLINE void put_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
             memcpy(p, source, n);
         symm_wake_hint(pe, p, n);
     } else {
-        symm_rma_slow(call, dest, source, n, pe, nbi ? SYMM_PUT_NBI : SYMM_PUT);
+        symm_rma_slow(ctx, call, dest, source, n, pe, nbi ? SYMM_PUT_NBI : SYMM_PUT);
     }
 }
 
@@ -77,7 +78,7 @@ SYMM_INLINE void get_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
         else
             memcpy(dest, p, n);
     } else
-        symm_rma_slow(call, dest, source, n, pe, nbi ? SYMM_GET_NBI : SYMM_GET);
+        symm_rma_slow(ctx, call, dest, source, n, pe, nbi ? SYMM_GET_NBI : SYMM_GET);
 }
 
 SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
@@ -95,27 +96,35 @@ SYMM_INLINE void get_nbi_body(shmem_ctx_t ctx, const char *call, void *dest, con
 /* Strided transfers; strides count elements. The symmetric side's whole extent is translated
  * once; where the fast path does not reach it (globals, device heaps) each element goes
  * through the slow path. */
-SYMM_INLINE void strided(const char *call, void *dest, const void *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t nelems, size_t size, int pe, int put)
+SYMM_INLINE void strided(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe,
+                         int put)
 {
     ptrdiff_t sym_stride = put ? dst : sst;
     size_t ext;
     char *p;
+    int net_get;
 
     if (dst <= 0 || sst <= 0)
         symm_fatal("%s(dst=%td, sst=%td, pe=%d): strides must be positive", call, dst, sst, pe);
     ext = span(call, (nelems - 1) * (size_t)sym_stride + 1, size);
     p = symm_xlate_fast(put ? dest : source, ext, pe);
+    /* Over the network the element gets are issued together and completed at the end. */
+    net_get = !p && !put && (unsigned)pe < (unsigned)symm_g.n_pes &&
+              symm_g.reach[pe] == SYMM_REACH_NET;
     for (size_t i = 0; i < nelems; i++) {
         char *d = (char *)dest + i * dst * size;
         const char *s = (const char *)source + i * sst * size;
         if (!p)
-            symm_rma_slow(call, d, s, size, pe, put ? SYMM_PUT : SYMM_GET);
+            symm_rma_slow(ctx, call, d, s, size, pe,
+                          put ? SYMM_PUT : net_get ? SYMM_GET_NBI : SYMM_GET);
         else if (put)
             memcpy(p + i * dst * size, s, size);
         else
             memcpy(d, p + i * sst * size, size);
     }
+    if (net_get)
+        symm_net_quiet(ctx);
     if (put && p)
         symm_wake_hint(pe, p, ext);
 }
@@ -124,18 +133,18 @@ SYMM_INLINE void iput_body(shmem_ctx_t ctx, const char *call, void *dest, const 
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
     if (symm_ctx_ok(ctx, call) && nelems != 0)
-        strided(call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 1);
+        strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 1);
 }
 
 SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
     if (symm_ctx_ok(ctx, call) && nelems != 0)
-        strided(call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 0);
+        strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 0);
 }
 
 /* One body, two public names: shmem_ctx_NAME(ctx, ...) and shmem_NAME(...). */
-#define PAIR(NAME, PARAMS, BODY, ARGS)                                                           \
+#define PAIR(NAME, PARAMS, BODY, ARGS)                                                          \
     SYMM_EXPORT void shmem_ctx_##NAME(shmem_ctx_t ctx, UNPAREN PARAMS)                          \
     {                                                                                           \
         BODY(ctx, "shmem_ctx_" #NAME, UNPAREN ARGS);                                            \
@@ -145,7 +154,7 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
         BODY(SHMEM_CTX_DEFAULT, "shmem_" #NAME, UNPAREN ARGS);                                  \
     }
 
-#define CONTIG(NAME, T, SIZE)                                                                    \
+#define CONTIG(NAME, T, SIZE)                                                                   \
     PAIR(NAME##put, (T * dest, const T *source, size_t nelems, int pe), put_body,               \
          (dest, source, nelems, SIZE, pe))                                                      \
     PAIR(NAME##get, (T * dest, const T *source, size_t nelems, int pe), get_body,               \
@@ -155,7 +164,7 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
     PAIR(NAME##get_nbi, (T * dest, const T *source, size_t nelems, int pe), get_nbi_body,       \
          (dest, source, nelems, SIZE, pe))
 
-#define STRIDED(NAME, T, SIZE)                                                                   \
+#define STRIDED(NAME, T, SIZE)                                                                  \
     PAIR(NAME##iput,                                                                            \
          (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),      \
          iput_body, (dest, source, dst, sst, nelems, SIZE, pe))                                 \
@@ -164,68 +173,68 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
          iget_body, (dest, source, dst, sst, nelems, SIZE, pe))
 
 /* Single elements: a store or a load through the window. */
-#define SINGLE_PUT(CALL, T, dest, value, pe)                                                     \
+#define SINGLE_PUT(CTX, CALL, T, dest, value, pe)                                               \
     do {                                                                                        \
         T *q_ = (T *)symm_xlate_fast(dest, sizeof(T), pe);                                      \
         if (SYMM_LIKELY(q_ != NULL)) {                                                          \
             *q_ = value;                                                                        \
             symm_wake_hint(pe, q_, sizeof(T));                                                  \
         } else {                                                                                \
-            symm_rma_slow(CALL, dest, &value, sizeof(T), pe, SYMM_PUT);                         \
+            symm_rma_slow(CTX, CALL, dest, &value, sizeof(T), pe, SYMM_PUT);                    \
         }                                                                                       \
     } while (0)
-#define SINGLE_GET(CALL, T, source, pe)                                                          \
+#define SINGLE_GET(CTX, CALL, T, source, pe)                                                    \
     do {                                                                                        \
         const T *q_ = (const T *)symm_xlate_fast(source, sizeof(T), pe);                        \
         if (SYMM_LIKELY(q_ != NULL))                                                            \
             return *q_;                                                                         \
         T v_;                                                                                   \
-        symm_rma_slow(CALL, &v_, source, sizeof(T), pe, SYMM_GET);                              \
+        symm_rma_slow(CTX, CALL, &v_, source, sizeof(T), pe, SYMM_GET);                         \
         return v_;                                                                              \
     } while (0)
 
-#define SINGLE(NAME, T)                                                                          \
+#define SINGLE(NAME, T)                                                                         \
     SYMM_EXPORT void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T *dest, T value, int pe)            \
     {                                                                                           \
         if (symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_p"))                                          \
-            SINGLE_PUT("shmem_ctx_" #NAME "_p", T, dest, value,                                 \
+            SINGLE_PUT(ctx, "shmem_ctx_" #NAME "_p", T, dest, value,                            \
                        symm_ctx_pe(ctx, pe, "shmem_ctx_" #NAME "_p"));                          \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_p(T *dest, T value, int pe)                                 \
     {                                                                                           \
-        SINGLE_PUT("shmem_" #NAME "_p", T, dest, value, pe);                                    \
+        SINGLE_PUT(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_p", T, dest, value, pe);                 \
     }                                                                                           \
     SYMM_EXPORT T shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const T *source, int pe)                \
     {                                                                                           \
         if (!symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_g"))                                         \
             return (T)0;                                                                        \
-        SINGLE_GET("shmem_ctx_" #NAME "_g", T, source,                                          \
+        SINGLE_GET(ctx, "shmem_ctx_" #NAME "_g", T, source,                                     \
                    symm_ctx_pe(ctx, pe, "shmem_ctx_" #NAME "_g"));                              \
     }                                                                                           \
     SYMM_EXPORT T shmem_##NAME##_g(const T *source, int pe)                                     \
     {                                                                                           \
-        SINGLE_GET("shmem_" #NAME "_g", T, source, pe);                                         \
+        SINGLE_GET(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_g", T, source, pe);                      \
     }
 
-#define TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)                \
+#define TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)               \
     SYMM_IF_##RMA(CONTIG(NAME##_, T, sizeof(T)) STRIDED(NAME##_, T, sizeof(T)) SINGLE(NAME, T))
 SYMM_TYPES(TYPED, _)
 
 /* putSIZE, getSIZE, putSIZE_nbi, getSIZE_nbi, iputSIZE, igetSIZE */
 #define SIZED_ONE(BITS)                                                                          \
-    PAIR(put##BITS, (void *dest, const void *source, size_t nelems, int pe), put_body,          \
-         (dest, source, nelems, BITS / 8, pe))                                                  \
-    PAIR(get##BITS, (void *dest, const void *source, size_t nelems, int pe), get_body,          \
-         (dest, source, nelems, BITS / 8, pe))                                                  \
-    PAIR(put##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), put_nbi_body,\
-         (dest, source, nelems, BITS / 8, pe))                                                  \
-    PAIR(get##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), get_nbi_body,\
-         (dest, source, nelems, BITS / 8, pe))                                                  \
-    PAIR(iput##BITS,                                                                            \
-         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
-         iput_body, (dest, source, dst, sst, nelems, BITS / 8, pe))                             \
-    PAIR(iget##BITS,                                                                            \
-         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+    PAIR(put##BITS, (void *dest, const void *source, size_t nelems, int pe), put_body,           \
+         (dest, source, nelems, BITS / 8, pe))                                                   \
+    PAIR(get##BITS, (void *dest, const void *source, size_t nelems, int pe), get_body,           \
+         (dest, source, nelems, BITS / 8, pe))                                                   \
+    PAIR(put##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), put_nbi_body, \
+         (dest, source, nelems, BITS / 8, pe))                                                   \
+    PAIR(get##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), get_nbi_body, \
+         (dest, source, nelems, BITS / 8, pe))                                                   \
+    PAIR(iput##BITS,                                                                             \
+         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),  \
+         iput_body, (dest, source, dst, sst, nelems, BITS / 8, pe))                              \
+    PAIR(iget##BITS,                                                                             \
+         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),  \
          iget_body, (dest, source, dst, sst, nelems, BITS / 8, pe))
 SYMM_SIZES(SIZED_ONE)
 
@@ -241,50 +250,63 @@ PAIR(getmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), get_nb
 /* ---- Put with signal ----------------------------------------------------------------------
  * The data is copied first; the signal update is a sequentially consistent atomic after it,
  * so a PE that observes the signal observes the data. */
-SYMM_INLINE void signal_update(const char *call, uint64_t *sig_addr, uint64_t signal,
-                                 int sig_op, int pe)
+SYMM_INLINE void signal_update(shmem_ctx_t ctx, const char *call, uint64_t *sig_addr,
+                               uint64_t signal, int sig_op, int pe)
 {
     uint64_t *sig;
 
     if (SYMM_UNLIKELY((uintptr_t)sig_addr & 7))
         symm_fatal("%s(sig_addr=%p, pe=%d): signal address is not 8-byte aligned", call,
                    (void *)sig_addr, pe);
-    sig = (uint64_t *)symm_xlate_checked(call, sig_addr, sizeof(*sig), pe);
-    if (sig_op == SHMEM_SIGNAL_SET)
-        __atomic_store_n(sig, signal, __ATOMIC_SEQ_CST);
-    else if (sig_op == SHMEM_SIGNAL_ADD)
-        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
-    else
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         symm_fatal("%s(sig_addr=%p, sig_op=%d, pe=%d): unknown signal operation "
                    "(SHMEM_SIGNAL_SET %d, SHMEM_SIGNAL_ADD %d)", call, (void *)sig_addr, sig_op,
                    pe, SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
+    sig = (uint64_t *)symm_xlate_fast(sig_addr, sizeof(*sig), pe);
+    if (SYMM_UNLIKELY(!sig))
+        sig = symm_amo_target(call, sig_addr, sizeof(*sig), pe);
+    if (SYMM_UNLIKELY(!sig)) {
+        symm_amo_net(ctx, call, sig_op == SHMEM_SIGNAL_SET ? SYMM_AMO_SET : SYMM_AMO_ADD,
+                     sig_addr, sizeof(*sig), signal, 0, pe, 0);
+        return;
+    }
+    if (sig_op == SHMEM_SIGNAL_SET)
+        __atomic_store_n(sig, signal, __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
     symm_wake(pe, sig, sizeof(*sig));
 }
 
+/* Over the network the data is ordered before the signal by a fence of the context. */
 SYMM_INLINE void put_signal_body(shmem_ctx_t ctx, const char *call, void *dest,
-                                   const void *source, size_t nelems, size_t size,
-                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+                                 const void *source, size_t nelems, size_t size,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
     size_t n;
+    char *p;
 
     if (!symm_ctx_ok(ctx, call))
         return;
     pe = symm_ctx_pe(ctx, pe, call);
-    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-        signal_update(call, sig_addr, signal, sig_op, pe); /* reports the operation */
     n = span(call, nelems, size);
-    memcpy(symm_xlate_checked(call, dest, n, pe), source, n);
-    signal_update(call, sig_addr, signal, sig_op, pe);
+    p = symm_xlate_fast(dest, n, pe);
+    if (SYMM_LIKELY(p != NULL)) {
+        memcpy(p, source, n);
+    } else {
+        symm_rma_slow(ctx, call, dest, source, n, pe, SYMM_PUT);
+        symm_net_fence(ctx);
+    }
+    signal_update(ctx, call, sig_addr, signal, sig_op, pe);
 }
 
-#define SIGNAL_PARAMS(T)                                                                         \
+#define SIGNAL_PARAMS(T)                                                                        \
     (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, \
      int pe)
 #define SIGNAL_ARGS(SIZE) (dest, source, nelems, SIZE, sig_addr, signal, sig_op, pe)
-#define PUT_SIGNAL(NAME, T, SIZE)                                                                \
+#define PUT_SIGNAL(NAME, T, SIZE)                                                               \
     PAIR(NAME##_signal, SIGNAL_PARAMS(T), put_signal_body, SIGNAL_ARGS(SIZE))                   \
     PAIR(NAME##_signal_nbi, SIGNAL_PARAMS(T), put_signal_body, SIGNAL_ARGS(SIZE))
-#define SIGNAL_TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)         \
+#define SIGNAL_TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)        \
     SYMM_IF_##RMA(PUT_SIGNAL(NAME##_put, T, sizeof(T)))
 SYMM_TYPES(SIGNAL_TYPED, _)
 #define SIGNAL_SIZED(BITS) PUT_SIGNAL(put##BITS, void, BITS / 8)
@@ -295,7 +317,7 @@ SYMM_INLINE void signal_op_body(shmem_ctx_t ctx, const char *call, uint64_t *sig
                                   uint64_t signal, int op, int pe)
 {
     if (symm_ctx_ok(ctx, call))
-        signal_update(call, sig_addr, signal, op, symm_ctx_pe(ctx, pe, call));
+        signal_update(ctx, call, sig_addr, signal, op, symm_ctx_pe(ctx, pe, call));
 }
 
 PAIR(signal_add, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,

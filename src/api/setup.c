@@ -85,7 +85,7 @@ SYMM_EXPORT void *shmem_ptr(const void *dest, int pe)
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("shmem_ptr(dest=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)",
                    dest, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    if (!symm_g.reach[pe])
+    if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
         return NULL;
     p = symm_xlate(dest, 1, pe);
     return p ? p : symm_gpu_ptr(dest, pe);
@@ -195,34 +195,45 @@ SYMM_EXPORT void shfree(void *ptr)
 
 /* ---- Ordering and barriers ---------------------------------------------------------------
  * Every transfer to a load/store peer is complete when its call returns (memcpy, including
- * glibc's streaming stores, which it fences itself), so quiet and fence are one full fence. */
-static inline void quiet(void)
+ * glibc's streaming stores, which it fences itself), so for them quiet and fence are one full
+ * fence. Operations to other nodes are completed by the transport's flush (quiet) or ordered
+ * by its fence. */
+static inline void quiet(shmem_ctx_t ctx)
 {
     symm_full_fence();
     if (SYMM_UNLIKELY(symm_g.gpu_queued))
         symm_gpu_quiet();
+    symm_net_quiet(ctx);
+}
+
+static inline void fence(shmem_ctx_t ctx)
+{
+    symm_full_fence();
+    if (SYMM_UNLIKELY(symm_g.gpu_queued))
+        symm_gpu_quiet();
+    symm_net_fence(ctx);
 }
 
 SYMM_EXPORT void shmem_quiet(void)
 {
-    quiet();
+    quiet(SHMEM_CTX_DEFAULT);
 }
 
 SYMM_EXPORT void shmem_fence(void)
 {
-    quiet();
+    fence(SHMEM_CTX_DEFAULT);
 }
 
 SYMM_EXPORT void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
     if (symm_ctx_ok(ctx, "shmem_ctx_quiet"))
-        quiet();
+        quiet(ctx);
 }
 
 SYMM_EXPORT void shmem_ctx_fence(shmem_ctx_t ctx)
 {
     if (symm_ctx_ok(ctx, "shmem_ctx_fence"))
-        quiet();
+        fence(ctx);
 }
 
 /* The barrier starts with the full fence that quiet would add (the dissemination barrier's
@@ -232,6 +243,7 @@ SYMM_EXPORT void shmem_barrier_all(void)
     symm_check_init("shmem_barrier_all");
     if (SYMM_UNLIKELY(symm_g.gpu_queued))
         symm_gpu_quiet();
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     symm_barrier_world();
 }
 
@@ -255,7 +267,8 @@ SYMM_EXPORT void *shmemx_heap_base(int pe)
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("shmemx_heap_base(pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)",
                    pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    return symm_g.reach[pe] ? symm_g.heap_win + (size_t)pe * symm_g.stride : NULL;
+    return symm_g.reach[pe] == SYMM_REACH_WINDOW ? symm_g.heap_win + (size_t)pe * symm_g.stride
+                                                 : NULL;
 }
 
 SYMM_EXPORT size_t shmemx_heap_size(void)

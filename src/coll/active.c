@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "tl/tl.h"
 
 typedef struct aset {
     const char *call;
@@ -53,31 +54,30 @@ static int aset_pe(const aset_t *a, int i)
     return a->start + i * a->stride;
 }
 
-static _Atomic long *psync_at(const aset_t *a, int i, int word)
-{
-    return (_Atomic long *)symm_xlate(&a->psync[word], sizeof(long), aset_pe(a, i));
-}
 
 static int released(const void *arg)
 {
     return atomic_load_explicit((_Atomic long *)arg, memory_order_acquire) != 0;
 }
 
+/* The words are reached through the window or, on other nodes, over the network; the reset
+ * of the count completes (a fetching operation) before anyone is released. */
 static void aset_barrier(const aset_t *a)
 {
-    _Atomic long *mine = psync_at(a, a->me, 1);
+    _Atomic long *mine = (_Atomic long *)&a->psync[1];
+    long one = 1;
 
     symm_full_fence();
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     if (a->size == 1)
         return;
-    if (atomic_fetch_add_explicit(psync_at(a, 0, 0), 1, memory_order_seq_cst) == a->size - 1) {
-        atomic_store_explicit(psync_at(a, 0, 0), 0, memory_order_relaxed);
-        for (int i = 0; i < a->size; i++) {
-            if (i == a->me)
-                continue;
-            atomic_store_explicit(psync_at(a, i, 1), 1, memory_order_seq_cst);
-            symm_wake(aset_pe(a, i), psync_at(a, i, 1), sizeof(long));
-        }
+    if ((long)symm_peer_amo(SYMM_AMO_ADD, &a->psync[0], sizeof(long), 1, aset_pe(a, 0), 1) ==
+        a->size - 1) {
+        symm_peer_amo(SYMM_AMO_SWAP, &a->psync[0], sizeof(long), 0, aset_pe(a, 0), 1);
+        for (int i = 0; i < a->size; i++)
+            if (i != a->me)
+                symm_peer_amo(SYMM_AMO_SET, &a->psync[1], sizeof(long), (uint64_t)one,
+                              aset_pe(a, i), 0);
         return;
     }
     if (!released(mine))
@@ -85,9 +85,17 @@ static void aset_barrier(const aset_t *a)
     atomic_store_explicit(mine, 0, memory_order_relaxed);
 }
 
-static const char *from(const aset_t *a, const void *addr, size_t len, int i)
+/* Copies len bytes at the symmetric addr of member i (checked as the call's argument). */
+static void from(const aset_t *a, void *dest, const void *addr, size_t len, int i)
 {
-    return symm_xlate_checked(a->call, addr, len, aset_pe(a, i));
+    int pe = aset_pe(a, i);
+
+    if (len == 0)
+        return;
+    if (symm_g.reach[pe] == SYMM_REACH_WINDOW)
+        memcpy(dest, symm_xlate_checked(a->call, addr, len, pe), len);
+    else
+        symm_rma_slow(SHMEM_CTX_DEFAULT, a->call, dest, addr, len, pe, SYMM_GET);
 }
 
 SYMM_EXPORT void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -107,8 +115,8 @@ static void bcast(const char *call, void *dest, const void *source, size_t nb, i
         symm_fatal("%s(PE_root=%d): root is out of range (the active set has %d PEs)", call, root,
                    size);
     aset_barrier(&a);
-    if (a.me != root && nb)
-        memcpy(dest, from(&a, source, nb, root), nb);
+    if (a.me != root)
+        from(&a, dest, source, nb, root);
     aset_barrier(&a);
 }
 
@@ -120,8 +128,10 @@ static void fcollect(const char *call, void *dest, const void *source, size_t nb
 
     symm_coll_host_only(call, dest, source);
     aset_barrier(&a);
+    if (nb)
+        symm_xlate_slow(call, source, part, symm_g.my_pe); /* the whole part is symmetric */
     for (int i = 0; i < size && nb; i++)
-        memcpy((char *)dest + i * nb, from(&a, source, part, i) + pick * a.me, nb);
+        from(&a, (char *)dest + i * nb, (const char *)source + pick * a.me, nb, i);
     aset_barrier(&a);
 }
 
@@ -135,10 +145,10 @@ static void collect(const char *call, void *dest, const void *source, size_t nb,
     atomic_store_explicit((_Atomic long *)&psync[2], (long)nb, memory_order_relaxed);
     aset_barrier(&a);
     for (int i = 0; i < size; i++) {
-        size_t len = (size_t)atomic_load_explicit(psync_at(&a, i, 2), memory_order_relaxed);
-        if (len)
-            memcpy((char *)dest + off, from(&a, source, len, i), len);
-        off += len;
+        long len;
+        symm_peer_get(&len, &psync[2], sizeof(len), aset_pe(&a, i));
+        from(&a, (char *)dest + off, source, (size_t)len, i);
+        off += (size_t)len;
     }
     aset_barrier(&a);
     atomic_store_explicit((_Atomic long *)&psync[2], SHMEM_SYNC_VALUE, memory_order_relaxed);
@@ -154,12 +164,13 @@ static void alltoalls(const char *call, void *dest, const void *source, ptrdiff_
     if (dst < 1 || sst < 1)
         symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, dst, sst);
     aset_barrier(&a);
-    for (int i = 0; i < size && nelems; i++) {
-        const char *src = from(&a, source, ((size_t)size * nelems - 1) * sst * es + es, i);
+    if (nelems)
+        symm_xlate_slow(call, source, ((size_t)size * nelems - 1) * sst * es + es,
+                        symm_g.my_pe); /* the whole extent is symmetric */
+    for (int i = 0; i < size && nelems; i++)
         for (size_t j = 0; j < nelems; j++)
-            memcpy((char *)dest + ((i * nelems + j) * dst) * es,
-                   src + ((a.me * nelems + j) * sst) * es, es);
-    }
+            from(&a, (char *)dest + ((i * nelems + j) * dst) * es,
+                 (const char *)source + ((a.me * nelems + j) * sst) * es, es, i);
     aset_barrier(&a);
 }
 
@@ -209,26 +220,27 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
 {
     aset_t a = aset_make(call, start, log_stride, size, psync);
     size_t nb;
-    char *tmp;
+    char *tmp, *in;
 
     symm_coll_host_only(call, dest, source);
     if (nreduce < 0)
         symm_fatal("%s(nreduce=%d): negative count", call, nreduce);
     nb = (size_t)nreduce * es;
     tmp = malloc(nb ? nb : 1);
-    if (!tmp)
+    in = malloc(nb ? nb : 1);
+    if (!tmp || !in)
         symm_fatal("%s: out of memory for %zu bytes", call, nb);
     aset_barrier(&a);
     for (int i = 0; i < size && nb; i++) {
-        if (i == 0)
-            memcpy(tmp, from(&a, source, nb, i), nb);
-        else
-            fn(tmp, from(&a, source, nb, i), (size_t)nreduce);
+        from(&a, i == 0 ? tmp : in, source, nb, i);
+        if (i > 0)
+            fn(tmp, in, (size_t)nreduce);
     }
     aset_barrier(&a);
     if (nb)
         memcpy(dest, tmp, nb);
     free(tmp);
+    free(in);
 }
 
 #define TO_ALL(NAME, T, OP)                                                                      \

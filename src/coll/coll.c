@@ -448,6 +448,10 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     if (root < 0 || root >= t->size)
         symm_fatal("%s(team=%p, PE_root=%d): root is out of range (the team has %d PEs)", call,
                    (void *)team, root, t->size);
+    if (t->net && !on_device(dest, source)) {
+        symm_span_broadcast(t, dest, source, nb, root);
+        return;
+    }
     if (nb == 0) {
         no_data(team, call, OP_BCAST, root);
         return;
@@ -498,6 +502,11 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     int n, me;
     int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream, back;
 
+    t = symm_team_get(team, call);
+    if (t->net && !on_device(dest, source)) {
+        symm_span_gather(t, dest, source, nb, pick);
+        return;
+    }
     if (nb == 0) {
         no_data(team, call, op, 0);
         return;
@@ -574,6 +583,10 @@ static void collect(shmem_team_t team, const char *call, void *dest, const void 
     size_t off = 0;
 
     symm_coll_host_only(call, dest, source);
+    if (symm_team_get(team, call)->net) {
+        symm_span_collect(team, call, dest, source, nb);
+        return;
+    }
     begin(&c, team, call, OP_COLLECT, 0, 0, nb);
     post(&c, WORD(&c, c.t->me, posted));
     for (int i = 0; i < c.t->size; i++) {
@@ -600,6 +613,10 @@ static void alltoalls(shmem_team_t team, const char *call, void *dest, const voi
     if (dst < 1 || sst < 1)
         symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, dst, sst);
     symm_coll_host_only(call, dest, source);
+    if (symm_team_get(team, call)->net) {
+        symm_span_alltoalls(team, dest, source, dst, sst, nelems, es);
+        return;
+    }
     begin(&c, team, call, OP_ALLTOALLS, nelems, dst, (uint64_t)sst);
     n = c.t->size;
     post(&c, WORD(&c, c.t->me, posted));
@@ -704,6 +721,10 @@ void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *
 
     if (dest != source)
         check_disjoint(call, dest, nb, source, nb);
+    if (t->net) {
+        symm_span_reduce(t, call, dest, source, nelems, es, fn);
+        return;
+    }
     begin(&c, t, call, op, nelems, 0, 0);
     if (nelems == 0)
         post(&c, WORD(&c, t->me, posted));
@@ -748,6 +769,11 @@ static void scan(shmem_team_t team, const char *call, void *dest, const void *so
     int last;
     char *tmp;
 
+    if (symm_team_get(team, call)->net) {
+        symm_coll_host_only(call, dest, source);
+        symm_span_scan(team, call, dest, source, nelems, es, fn, exclusive);
+        return;
+    }
     if (nb == 0) {
         no_data(team, call, OP_SCAN, exclusive);
         return;

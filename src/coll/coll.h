@@ -30,4 +30,17 @@ void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
 /* Maximum of one 64-bit word over team t. */
 void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in);
 
+/* Collectives of teams whose members span nodes (span.c); dest and source are symmetric. */
+void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root);
+/* Member i's part for this PE: nb bytes at source + pick * (this PE's index) on i. */
+void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb, size_t pick);
+void symm_span_collect(symm_team_t *t, const char *call, void *dest, const void *source,
+                       size_t nb);
+void symm_span_alltoalls(symm_team_t *t, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, size_t es);
+void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
+                      size_t nelems, size_t es, symm_combine_fn fn);
+void symm_span_scan(symm_team_t *t, const char *call, void *dest, const void *source,
+                    size_t nelems, size_t es, symm_combine_fn fn, int exclusive);
+
 #endif

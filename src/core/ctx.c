@@ -2,8 +2,9 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Communication contexts. To load/store peers every operation completes when its call
- * returns, so a context carries no queue of its own: quiet on one context is a fence, and
- * contexts exist for the standard's isolation rules and for the transports of other nodes.
+ * returns, so a context carries no queue of its own: quiet on one context is a fence. To PEs
+ * of other nodes a context has a channel of the network transport of its own (a UCX worker),
+ * made on first use, so that threads with contexts of their own do not contend.
  * Contexts are not freed (a destroyed one is marked), so that using one after
  * shmem_ctx_destroy is reported instead of reading freed memory.
  */
@@ -43,6 +44,7 @@ SYMM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx)
     c->magic = SYMM_CTX_LIVE;
     c->options = options;
     c->team = &symm_team_world;
+    c->net = NULL;
     *ctx = c;
     return 0;
 }
@@ -56,5 +58,7 @@ SYMM_EXPORT void shmem_ctx_destroy(shmem_ctx_t ctx)
                    "destroyed");
     symm_ctx_ok(ctx, "shmem_ctx_destroy");
     symm_full_fence();
+    symm_net_quiet(ctx);
+    symm_net_ctx_release(ctx);
     ctx->magic = SYMM_CTX_DEAD;
 }

@@ -88,7 +88,7 @@ symm_status_t symm_dataseg_map_peers(const int *fds, const size_t *lens)
     if (win == MAP_FAILED)
         return SYMM_ERR_NOMEM;
     for (int pe = 0; pe < n; pe++) {
-        if (pe == symm_g.my_pe)
+        if (pe == symm_g.my_pe || symm_g.node[pe] != symm_g.my_node)
             continue;
         if (mmap(win + (size_t)pe * stride, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
                  fds[2 * pe + 1], 0) == MAP_FAILED)

@@ -106,11 +106,15 @@ symm_status_t symm_heap_init(void)
         st = symm_g.boot->exchange_fds(fds, 2, all);
     if (st != SYMM_OK)
         goto out;
+    /* PEs of this node are mapped; the others are reached over the network. */
     for (int pe = 0; pe < n; pe++) {
+        symm_g.reach[pe] = SYMM_REACH_NET;
+        if (symm_g.node[pe] != symm_g.my_node)
+            continue;
         if (pe != symm_g.my_pe &&
             map_at(symm_g.heap_win + (size_t)pe * symm_g.stride, symm_g.heap_len, all[2 * pe]))
             goto out_sys;
-        symm_g.reach[pe] = 1;
+        symm_g.reach[pe] = SYMM_REACH_WINDOW;
     }
     symm_g.data_lo = data_lo;
     symm_g.data_len = data_len;
@@ -138,8 +142,10 @@ void symm_heap_fini(void)
     if (symm_g.heap_fd > 0)
         close(symm_g.heap_fd);
     symm_alloc_fini(&symm_g.alloc);
-    free(symm_g.reach);
-    symm_g.reach = NULL;
+    /* The fast paths still read reach[] after finalize: none is reached, so a late call takes
+     * the slow path, which reports it. */
+    if (symm_g.reach)
+        memset(symm_g.reach, 0, (size_t)symm_g.n_pes);
     symm_g.heap_win = symm_g.heap_base = NULL;
     symm_g.heap_len = 0;
     symm_dataseg_fini();
@@ -152,7 +158,7 @@ static void prefault(size_t from, size_t to, int peers)
     if (!symm_g.params.prefault || to <= from)
         return;
     for (int pe = 0; pe < symm_g.n_pes; pe++) {
-        if ((pe == symm_g.my_pe) == peers || !symm_g.reach[pe])
+        if ((pe == symm_g.my_pe) == peers || symm_g.reach[pe] != SYMM_REACH_WINDOW)
             continue;
         char *p = symm_g.heap_win + (size_t)pe * symm_g.stride + from;
         if (madvise(p, to - from, MADV_POPULATE_WRITE) != 0)
@@ -171,7 +177,9 @@ int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t res
     *mine = (symm_alloc_rec_t){.seq = seq, .size = size, .align = align, .result = result};
     symm_barrier_world();
     for (int pe = 0; pe < symm_g.n_pes; pe++) {
-        const symm_alloc_rec_t *r = &symm_internal(pe)->alloc_rec[seq & 1];
+        symm_alloc_rec_t rec;
+        const symm_alloc_rec_t *r = &rec;
+        symm_peer_get(&rec, mine, sizeof(rec), pe);
         if (r->seq != seq || r->size != size || r->align != align)
             symm_fatal("%s: collective allocation #%llu differs across PEs: this PE asked for "
                        "size %llu (alignment %llu), pe %d for size %llu (alignment %llu)%s",

@@ -53,11 +53,14 @@ void symm_init(const char *call, int requested)
     symm_g.n_pes = symm_g.boot->size;
     symm_g.thread_level = requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE : requested;
     symm_wait_init();
+    symm_nodes_init();
     symm_team_init();
     st = symm_heap_init();
     if (st != SYMM_OK)
         symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,
                    symm_g.params.symmetric_size, symm_status_str(st));
+    if (symm_net_init(why, sizeof(why)) != SYMM_OK)
+        symm_fatal("%s: %s", call, why);
     symm_g.initialized = 1;
     st = symm_gpu_init();
     if (st != SYMM_OK)
@@ -75,8 +78,16 @@ void symm_finalize(void)
     if (!symm_g.initialized)
         return;
     symm_full_fence();
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     symm_barrier_world();
+    if (symm_g.net) {
+        /* The barrier's own signals must have landed before a peer closes its end: complete
+         * them, then meet out of band. */
+        symm_net_quiet(SHMEM_CTX_DEFAULT);
+        symm_g.boot->barrier();
+    }
     symm_gpu_fini();
+    symm_net_fini();
     symm_g.initialized = 0;
     symm_g.finalized = 1;
     symm_heap_fini();

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "core/state.h"
-#include "gpu/gpu.h"
 
 static int prefix(char *buf, size_t len)
 {
@@ -86,49 +85,4 @@ void symm_check_init(const char *call)
     if (SYMM_UNLIKELY(!symm_g.initialized))
         symm_fatal("%s: called %s shmem_init", call, symm_g.finalized ? "after shmem_finalize, without"
                                                                      : "before");
-}
-
-static void check_pe(const char *call, const void *addr, int pe)
-{
-    symm_check_init(call);
-    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
-        symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
-                   addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-}
-
-void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int kind)
-{
-    int put = kind & SYMM_PUT;
-    const void *sym = put ? dest : src;
-    char *p;
-
-    check_pe(call, sym, pe);
-    p = symm_data_xlate(sym, n, pe);
-    if (p) {
-        if (put) {
-            memcpy(p, src, n);
-            symm_wake_hint(pe, p, n);
-        } else {
-            memcpy(dest, p, n);
-        }
-        return;
-    }
-    if ((kind & SYMM_GET_NBI ? symm_gpu_rma_nbi : symm_gpu_rma)(dest, src, n, pe, put) == SYMM_OK)
-        return;
-    symm_xlate_slow(call, sym, n, pe); /* reports what is wrong */
-}
-
-char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
-{
-    char *p;
-
-    check_pe(call, addr, pe);
-    p = symm_xlate(addr, len, pe);
-    if (p == NULL)
-        symm_fatal("%s(addr=%p, bytes=%zu, pe=%d): [%p, %p) is not symmetric memory (heap %p..%p)",
-                   call, addr, len, pe, addr, (const void *)((const char *)addr + len),
-                   (void *)symm_g.heap_base, (void *)(symm_g.heap_base + symm_g.internal_off));
-    if (!symm_g.reach[pe])
-        symm_fatal("%s(addr=%p, pe=%d): pe %d cannot be reached from this PE", call, addr, pe, pe);
-    return p;
 }

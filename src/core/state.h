@@ -62,6 +62,10 @@ SYMM_INLINE void symm_full_fence(void)
 #endif
 }
 
+/* How this PE reaches another: its heap is mapped in the window, or over the network. */
+#define SYMM_REACH_WINDOW 1
+#define SYMM_REACH_NET 2
+
 /* Size of the internal part after the user part of every heap (library state that peers
  * reach). */
 #define SYMM_INTERNAL_SIZE (16u << 20)
@@ -158,6 +162,7 @@ struct symm_ctx {
     uint32_t magic;
     long options;
     struct symm_team *team;
+    void *net;           /* the network transport's channel (tl/tl.h), made on first use */
 };
 
 /* 0 for SHMEM_CTX_INVALID (the operation does nothing), 1 for a live context; fatal for a
@@ -190,6 +195,16 @@ struct symm_team {
     long config_mask;
     int num_contexts;
     const char *name;
+    /* Teams whose members span nodes (net != 0) synchronise hierarchically: the members of
+     * each node through the slot of the node's first member (`lead`, a team index; `local`
+     * members on this node), the first members of all nodes among themselves (`leaders`,
+     * team indices, `nlead` of them; `lead_idx` this PE's place there, or -1). */
+    int net;
+    int lead;
+    int local;
+    int nlead;
+    int lead_idx;
+    int *leaders;
 };
 typedef struct symm_team symm_team_t;
 
@@ -205,6 +220,13 @@ typedef struct symm_state {
     int n_pes;
     int thread_level;
     int oversubscribed;        /* more PEs on this node than CPUs */
+    /* Nodes: PEs of one node map each other's memory; other nodes are reached over the
+     * network transport (tl/). node[pe] numbers them; `net` is set when there is more than
+     * one. */
+    int n_nodes;
+    int my_node;
+    int *node;
+    int net;
     char host[64];
     const symm_boot_ops_t *boot;
     symm_params_t params;
@@ -216,7 +238,7 @@ typedef struct symm_state {
     size_t heap_len;           /* user part + internal part */
     size_t internal_off;       /* where the internal part starts (the user part's size) */
     int heap_fd;
-    unsigned char *reach;      /* reach[pe]: 1 if pe's heap is mapped here */
+    unsigned char *reach;      /* reach[pe]: SYMM_REACH_WINDOW or SYMM_REACH_NET */
     symm_alloc_t alloc;
     uint64_t alloc_seq;        /* collective allocation calls so far */
     size_t prefaulted;         /* heap offset below which peers' pages are mapped */
@@ -293,10 +315,11 @@ SYMM_INLINE char *symm_xlate(const void *addr, size_t len, int pe)
     return symm_data_xlate(addr, len, pe);
 }
 
-/* Host-heap address of addr on pe, or NULL (pe out of range, or not in the host heap). */
+/* Host-heap address of addr on pe, or NULL (pe out of range or on another node, or addr not in
+ * the host heap). */
 SYMM_INLINE char *symm_xlate_fast(const void *addr, size_t len, int pe)
 {
-    if (SYMM_LIKELY((unsigned)pe < (unsigned)symm_g.n_pes))
+    if (SYMM_LIKELY((unsigned)pe < (unsigned)symm_g.n_pes && symm_g.reach[pe] == SYMM_REACH_WINDOW))
         return symm_heap_xlate(addr, len, pe);
     return NULL;
 }
@@ -317,11 +340,44 @@ SYMM_INLINE char *symm_xlate_checked(const char *call, const void *addr, size_t 
 
     return SYMM_LIKELY(p != NULL) ? p : symm_xlate_slow(call, addr, len, pe);
 }
-/* The RMA copies that the fast path does not serve: globals, device heaps, bad arguments.
- * A put's dest is symmetric on pe, a get's src; the _nbi kinds may leave a device copy queued
- * until the next quiet. */
+/* ---- Routes (route.c): what the inline fast paths do not serve ------------------------------
+ * The RMA copies that the fast path does not serve: globals, device heaps, PEs of other nodes,
+ * bad arguments. A put's dest is symmetric on pe, a get's src; the _nbi kinds may leave a copy
+ * queued until the next quiet. Nothing to do for n == 0. */
 enum { SYMM_GET = 0, SYMM_PUT = 1, SYMM_GET_NBI = 2, SYMM_PUT_NBI = 3 };
-void symm_rma_slow(const char *call, void *dest, const void *src, size_t n, int pe, int kind);
+void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *src, size_t n,
+                   int pe, int kind);
+/* The target of an AMO of `size` bytes at addr on pe that the fast path missed: its window
+ * address (data segment), or NULL when pe is on another node (use symm_amo_net); fatal for a
+ * bad argument. */
+void *symm_amo_target(const char *call, const void *addr, size_t size, int pe);
+/* An AMO on pe's word at (this PE's) symmetric address addr over the network; op is a
+ * symm_amo_op_t (tl/tl.h). Returns the old value when fetch is set. */
+uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *addr, size_t size,
+                      uint64_t value, uint64_t cond, int pe, int fetch);
+/* The library's own access to any PE's memory, named by an address in this PE's heap
+ * (internal part included) or data segment: through the window or the network, complete on
+ * return. */
+void symm_peer_get(void *dest, const void *addr, size_t n, int pe);
+void symm_peer_put(const void *addr, const void *src, size_t n, int pe);
+uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch);
+/* Nodes from the settings (SYMM_NODES); before the teams. */
+void symm_nodes_init(void);
+/* Starts the network transport when PEs of other nodes exist; after the heap. */
+symm_status_t symm_net_init(char *why, size_t why_len);
+void symm_net_fini(void);
+/* Serves what other nodes sent to this PE (waits call it); 0 when nothing happened. */
+int symm_net_progress_slow(void);
+SYMM_INLINE int symm_net_progress(void)
+{
+    return SYMM_UNLIKELY(symm_g.net) ? symm_net_progress_slow() : 0;
+}
+/* This PE sleeps in a wait (1) or is back (0): the transport serves its peers meanwhile. */
+void symm_net_rest(int on);
+/* Completes (quiet) or orders (fence) the network operations of a context. */
+void symm_net_quiet(shmem_ctx_t ctx);
+void symm_net_fence(shmem_ctx_t ctx);
+void symm_net_ctx_release(shmem_ctx_t ctx);
 
 /* ---- Start and end (init.c) ------------------------------------------------------------ */
 void symm_init(const char *call, int requested);

@@ -467,7 +467,7 @@ void symm_gpu_start(const char *call)
         symm_fatal("%s: a module of this program was compiled against another symm device API "
                    "(device state version %d); rebuild it with this symm", call, bad_abi);
     for (int pe = 0; pe < symm_g.n_pes; pe++)
-        if (!symm_g.reach[pe])
+        if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
             symm_fatal("%s: pe %d runs on another node; GPU jobs span one node so far", call, pe);
     if (symm_g.n_pes > SYMM_DEV_MAX_PES)
         symm_fatal("%s: %d PEs; GPU jobs have at most %d PEs so far", call, symm_g.n_pes,

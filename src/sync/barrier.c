@@ -137,6 +137,55 @@ static void central(symm_team_t *t, uint32_t epoch, int meet)
     }
 }
 
+/* ---- Teams that span nodes ------------------------------------------------------------------
+ * The members of each node count themselves in on the node's first member of the team (its
+ * leader, through the window), the leaders run the dissemination rounds among themselves over
+ * the network (a 4-byte put of the epoch into the partner's round word), and each leader then
+ * releases its node. One network round trip per round among leaders only, instead of rounds
+ * among all members. */
+static void signal_word(symm_team_t *t, int idx, _Atomic uint32_t *mine, uint32_t epoch)
+{
+    int pe = symm_team_pe(t, idx);
+
+    if (symm_g.reach[pe] == SYMM_REACH_NET) {
+        symm_peer_put(mine, &epoch, sizeof(epoch), pe);
+        return;
+    }
+    _Atomic uint32_t *w = (_Atomic uint32_t *)((char *)mine - symm_g.heap_base +
+                                               symm_g.heap_win + (size_t)pe * symm_g.stride);
+    atomic_store_explicit(w, epoch, memory_order_seq_cst);
+    symm_wake(pe, w, sizeof(*w));
+}
+
+static void spanning(symm_team_t *t, uint32_t epoch)
+{
+    symm_slot_t *lead = symm_slot(t, t->lead), *mine = symm_slot(t, t->me);
+    int g = t->nlead, j = t->lead_idx;
+
+    symm_full_fence();
+    if (t->me != t->lead) {
+        atomic_fetch_add_explicit(&lead->arrive.v, 1, memory_order_seq_cst);
+        symm_wake(symm_team_pe(t, t->lead), &lead->arrive.v, sizeof(uint32_t));
+        symm_wait_reach(&lead->release.v, epoch);
+        return;
+    }
+    if (t->local > 1) {
+        symm_wait_reach(&lead->arrive.v, (uint32_t)t->local - 1);
+        atomic_store_explicit(&lead->arrive.v, 0, memory_order_relaxed);
+    }
+    for (int k = 0, d = 1; d < g; k++, d <<= 1) {
+        int to = t->leaders[j + d >= g ? j + d - g : j + d];
+        signal_word(t, to, &mine->bar[k].v, epoch);
+        symm_wait_reach(&mine->bar[k].v, epoch);
+    }
+    atomic_store_explicit(&lead->release.v, epoch, memory_order_seq_cst);
+    for (int i = 0; i < t->size; i++) {
+        int pe = symm_team_pe(t, i);
+        if (i != t->me && symm_g.reach[pe] == SYMM_REACH_WINDOW)
+            symm_wake(pe, &lead->release.v, sizeof(uint32_t));
+    }
+}
+
 static void barrier(symm_team_t *t, int meet)
 {
     uint32_t epoch = ++t->bar_epoch;
@@ -146,6 +195,8 @@ static void barrier(symm_team_t *t, int meet)
 
     if (t->size == 1)
         symm_full_fence();
+    else if (t->net)
+        spanning(t, epoch);
     else if (symm_g.oversubscribed)
         central(t, epoch, meet);
     else

@@ -6,11 +6,14 @@
  * and waits until it is served, so PEs are served in arrival order and none starves. A waiter
  * sleeps on the served half itself (a shared futex), and the PE that releases wakes sleepers
  * when a ticket is still waiting. A clear first completes the PE's puts (as shmem_quiet), so
- * the next holder sees the data written under the lock.
+ * the next holder sees the data written under the lock. When PE 0 is on another node the same
+ * words are reached by the network transport's atomics.
  */
 #include <limits.h>
+#include <sched.h>
 
 #include "core/state.h"
+#include "tl/tl.h"
 
 typedef struct ticket {
     _Atomic uint32_t *served;
@@ -18,10 +21,14 @@ typedef struct ticket {
     uint32_t mine;
 } ticket_t;
 
+/* The lock's words on PE 0, or NULL when PE 0 is on another node. */
 static uint32_t *lock_words(const char *call, long *lock)
 {
     if ((uintptr_t)lock & (sizeof(long) - 1))
         symm_fatal("%s(lock=%p): lock is not aligned to a long", call, (void *)lock);
+    symm_check_init(call);
+    if (symm_g.reach[0] == SYMM_REACH_NET)
+        return symm_amo_target(call, lock, sizeof(long), 0);
     return (uint32_t *)symm_xlate_checked(call, lock, sizeof(long), 0);
 }
 
@@ -32,12 +39,34 @@ static int served(const void *arg)
     return atomic_load_explicit(t->served, memory_order_acquire) == t->mine;
 }
 
+/* Over the network: a ticket by one fetching add on the high half, then the served half read
+ * until it comes (progressing this PE's own peers between reads, and yielding when the CPUs
+ * are shared). */
+static void set_lock_net(const char *call, long *lock)
+{
+    uint32_t *w = (uint32_t *)lock;
+    uint32_t mine = (uint32_t)symm_amo_net(SHMEM_CTX_DEFAULT, call, SYMM_AMO_ADD, &w[1],
+                                           sizeof(uint32_t), 1, 0, 0, 1);
+
+    while ((uint32_t)symm_amo_net(SHMEM_CTX_DEFAULT, call, SYMM_AMO_FETCH, &w[0],
+                                  sizeof(uint32_t), 0, 0, 0, 1) != mine) {
+        symm_net_progress();
+        if (symm_g.oversubscribed)
+            sched_yield();
+    }
+}
+
 SYMM_EXPORT void shmem_set_lock(long *lock)
 {
     uint32_t *w = lock_words("shmem_set_lock", lock);
-    ticket_t t = {(_Atomic uint32_t *)&w[0], (_Atomic uint32_t *)&w[1], 0};
+    ticket_t t;
     uint32_t now;
 
+    if (!w) {
+        set_lock_net("shmem_set_lock", lock);
+        return;
+    }
+    t = (ticket_t){(_Atomic uint32_t *)&w[0], (_Atomic uint32_t *)&w[1], 0};
     t.mine = atomic_fetch_add_explicit(t.taken, 1, memory_order_seq_cst);
     for (int spins = 0; !served(&t); spins++) {
         if (spins < 256) {
@@ -53,8 +82,19 @@ SYMM_EXPORT void shmem_set_lock(long *lock)
 SYMM_EXPORT int shmem_test_lock(long *lock)
 {
     uint32_t *w = lock_words("shmem_test_lock", lock);
-    uint64_t *whole = (uint64_t *)w, cur = __atomic_load_n(whole, __ATOMIC_ACQUIRE);
+    uint64_t *whole = (uint64_t *)w, cur;
 
+    if (!w) {
+        cur = symm_amo_net(SHMEM_CTX_DEFAULT, "shmem_test_lock", SYMM_AMO_FETCH, lock,
+                           sizeof(uint64_t), 0, 0, 0, 1);
+        if ((uint32_t)cur != (uint32_t)(cur >> 32))
+            return 1;
+        return symm_amo_net(SHMEM_CTX_DEFAULT, "shmem_test_lock", SYMM_AMO_CSWAP, lock,
+                            sizeof(uint64_t), cur + (1ULL << 32), cur, 0, 1) == cur
+                   ? 0
+                   : 1;
+    }
+    cur = __atomic_load_n(whole, __ATOMIC_ACQUIRE);
     if ((uint32_t)cur != (uint32_t)(cur >> 32))
         return 1;
     return __atomic_compare_exchange_n(whole, &cur, cur + (1ULL << 32), 0, __ATOMIC_SEQ_CST,
@@ -69,6 +109,12 @@ SYMM_EXPORT void shmem_clear_lock(long *lock)
     uint32_t next;
 
     symm_full_fence();
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    if (!w) {
+        symm_amo_net(SHMEM_CTX_DEFAULT, "shmem_clear_lock", SYMM_AMO_ADD, lock, sizeof(uint32_t),
+                     1, 0, 0, 1);
+        return;
+    }
     next = atomic_fetch_add_explicit((_Atomic uint32_t *)&w[0], 1, memory_order_seq_cst) + 1;
     if (atomic_load_explicit((_Atomic uint32_t *)&w[1], memory_order_seq_cst) != next)
         symm_futex_wake(&w[0]);

@@ -13,6 +13,10 @@
  * sees the sleeper and rings. Writes to other objects do not ring, and only the first writer
  * of a burst makes the system call. Writes that ring no doorbell (a plain put, which checks
  * without a fence) are still seen: a sleep is bounded.
+ *
+ * Writes from other nodes land through the network transport: a waiting PE progresses it
+ * between checks, and while it sleeps the transport's progress thread rings the doorbell when
+ * anything arrives.
  */
 #include <errno.h>
 #include <limits.h>
@@ -130,7 +134,9 @@ void symm_wait_sleep(_Atomic uint32_t *word, uint32_t seen)
 {
     struct timespec ts = {0, SLEEP_NS};
 
+    symm_net_rest(1);
     syscall(SYS_futex, word, FUTEX_WAIT, seen, &ts, NULL, 0);
+    symm_net_rest(0);
 }
 
 void symm_futex_wake(void *word)
@@ -169,6 +175,7 @@ static int spin_for(int (*ready)(const void *arg), const void *arg)
                 return 1;
             symm_cpu_relax();
         }
+        symm_net_progress();
     }
     return 0;
 }
@@ -184,6 +191,7 @@ static void wait_for(int (*ready)(const void *arg), const void *arg, const void 
         return;
     for (int i = 0; i < symm_g.yields; i++) {
         sched_yield();
+        symm_net_progress();
         if (ready(arg))
             return;
     }
@@ -198,6 +206,7 @@ static void wait_for(int (*ready)(const void *arg), const void *arg, const void 
         if (!ready(arg))
             symm_wait_sleep(&me->doorbell.v, bell);
         atomic_fetch_sub_explicit(&me->sleepers.v, 1, memory_order_seq_cst);
+        symm_net_progress();
         /* A wait must not outlive a faulted kernel of this PE. */
         symm_gpu_poll("a wait");
     }

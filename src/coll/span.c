@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Collectives of teams whose members span nodes. Every member reads what it needs straight
+ * from the other members' symmetric buffers (through the window on its node, over the network
+ * elsewhere), framed by two team barriers: the first says every member's source is ready, the
+ * second that nobody reads it any more. Results are written only after the second where dest
+ * may be a source, and reductions combine in team order on every PE, so all PEs get
+ * bit-identical results, as on one node.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+
+static void *scratch(const char *call, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+
+    if (!p)
+        symm_fatal("%s: out of memory for %zu bytes", call, n);
+    return p;
+}
+
+void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
+{
+    symm_team_barrier(t);
+    if (t->me != root)
+        symm_peer_get(dest, source, nb, symm_team_pe(t, root));
+    else if (dest != source)
+        memcpy(dest, source, nb);
+    symm_team_barrier(t);
+}
+
+void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb, size_t pick)
+{
+    symm_team_barrier(t);
+    for (int k = 0; k < t->size; k++) {
+        int i = (t->me + k) % t->size;
+        const char *from = (const char *)source + pick * (size_t)t->me;
+        if (i == t->me)
+            memcpy((char *)dest + (size_t)i * nb, from, nb);
+        else
+            symm_peer_get((char *)dest + (size_t)i * nb, from, nb, symm_team_pe(t, i));
+    }
+    symm_team_barrier(t);
+}
+
+void symm_span_collect(symm_team_t *t, const char *call, void *dest, const void *source,
+                       size_t nb)
+{
+    /* Each member's byte count, in its own slot, by call parity. */
+    uint64_t *mine = &symm_slot(t, t->me)->args[t->coll_epoch++ & 1].count, len;
+    size_t off = 0;
+
+    *mine = nb;
+    symm_team_barrier(t);
+    for (int i = 0; i < t->size; i++) {
+        if (i == t->me) {
+            memcpy((char *)dest + off, source, nb);
+            off += nb;
+            continue;
+        }
+        symm_peer_get(&len, mine, sizeof(len), symm_team_pe(t, i));
+        symm_peer_get((char *)dest + off, source, len, symm_team_pe(t, i));
+        off += len;
+    }
+    symm_team_barrier(t);
+    (void)call;
+}
+
+void symm_span_alltoalls(symm_team_t *t, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, size_t es)
+{
+    symm_team_barrier(t);
+    for (int i = 0; i < t->size; i++)
+        for (size_t j = 0; j < nelems; j++) {
+            char *to = (char *)dest + (((size_t)i * nelems + j) * dst) * es;
+            const char *from = (const char *)source + (((size_t)t->me * nelems + j) * sst) * es;
+            if (i == t->me)
+                memcpy(to, from, es);
+            else
+                symm_peer_get(to, from, es, symm_team_pe(t, i));
+        }
+    symm_team_barrier(t);
+}
+
+/* Combines the sources of members [0, last] in team order into a fresh buffer. */
+static char *combine(symm_team_t *t, const char *call, const void *source, size_t nelems,
+                     size_t es, symm_combine_fn fn, int last)
+{
+    size_t nb = nelems * es;
+    char *acc = scratch(call, nb), *in = scratch(call, nb);
+
+    for (int i = 0; i <= last; i++) {
+        char *to = i == 0 ? acc : in;
+        if (i == t->me)
+            memcpy(to, source, nb);
+        else
+            symm_peer_get(to, source, nb, symm_team_pe(t, i));
+        if (i > 0)
+            fn(acc, in, nelems);
+    }
+    free(in);
+    return acc;
+}
+
+/* Where the members read this PE's source: parts that fit are staged in the team's scratch
+ * buffer, so that the library's own reductions may pass a local variable. */
+static const void *staged(symm_team_t *t, const void *source, size_t nb)
+{
+    char *buf = symm_slot(t, t->me)->scratch[0];
+
+    if (nb > SYMM_SCRATCH)
+        return source;
+    memcpy(buf, source, nb);
+    return buf;
+}
+
+void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
+                      size_t nelems, size_t es, symm_combine_fn fn)
+{
+    char *acc;
+
+    source = staged(t, source, nelems * es);
+    symm_team_barrier(t);
+    acc = combine(t, call, source, nelems, es, fn, t->size - 1);
+    symm_team_barrier(t);
+    memcpy(dest, acc, nelems * es);
+    free(acc);
+}
+
+void symm_span_scan(symm_team_t *t, const char *call, void *dest, const void *source,
+                    size_t nelems, size_t es, symm_combine_fn fn, int exclusive)
+{
+    int last = exclusive ? t->me - 1 : t->me;
+    char *acc = NULL;
+
+    source = staged(t, source, nelems * es);
+    symm_team_barrier(t);
+    if (last >= 0)
+        acc = combine(t, call, source, nelems, es, fn, last);
+    symm_team_barrier(t);
+    if (acc)
+        memcpy(dest, acc, nelems * es);
+    else
+        memset(dest, 0, nelems * es);
+    free(acc);
+}

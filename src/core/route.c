@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Where an operation goes when the inline fast path (a host-heap address of a PE on this node:
+ * a memcpy or an atomic through the window) does not take it. One classification names the
+ * target: the heap's user part, its internal part (the library's own words), the data segment,
+ * a device heap, or nothing symmetric; and the peer is either mapped in the window
+ * (SYMM_REACH_WINDOW) or on another node (SYMM_REACH_NET), which the network transport
+ * (tl/tl.h) reaches by (PE, segment, offset).
+ *
+ * Nodes: a job of one host is one node unless SYMM_NODES (symmrun --nodes) cuts it into
+ * virtual nodes, groups of consecutive PEs that share nothing but the network path, so the
+ * whole path between nodes runs and is tested on one machine.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/state.h"
+#include "gpu/gpu.h"
+#include "tl/tl.h"
+
+typedef enum { ADDR_BAD, ADDR_USER, ADDR_INTERNAL, ADDR_DATA } addr_kind_t;
+
+/* What a pointer into this PE's own memory is, and its offset in its segment. */
+static addr_kind_t classify(const void *addr, size_t len, symm_tl_seg_t *seg, uint64_t *off)
+{
+    uintptr_t h = (uintptr_t)addr - (uintptr_t)symm_g.heap_base;
+    uintptr_t d = (uintptr_t)addr - (uintptr_t)symm_g.data_lo;
+
+    if (h < symm_g.heap_len && len <= symm_g.heap_len - h) {
+        *seg = SYMM_SEG_HEAP;
+        *off = h;
+        return h < symm_g.internal_off && len <= symm_g.internal_off - h ? ADDR_USER
+                                                                           : ADDR_INTERNAL;
+    }
+    if (d < symm_g.data_len && len <= symm_g.data_len - d) {
+        *seg = SYMM_SEG_DATA;
+        *off = d;
+        return ADDR_DATA;
+    }
+    return ADDR_BAD;
+}
+
+static void check_pe(const char *call, const void *addr, int pe)
+{
+    symm_check_init(call);
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
+                   addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+}
+
+static void not_symmetric(const char *call, const void *addr, size_t len, int pe)
+{
+    symm_fatal("%s(addr=%p, bytes=%zu, pe=%d): [%p, %p) is not symmetric memory (heap %p..%p)",
+               call, addr, len, pe, addr, (const void *)((const char *)addr + len),
+               (void *)symm_g.heap_base, (void *)(symm_g.heap_base + symm_g.internal_off));
+}
+
+/* For a PE of another node: the user-visible segment and offset of addr, or fatal. */
+static symm_tl_seg_t net_target(const char *call, const void *addr, size_t len, int pe,
+                             uint64_t *off)
+{
+    symm_tl_seg_t seg = SYMM_SEG_HEAP;
+    addr_kind_t k = classify(addr, len, &seg, off);
+
+    if (k == ADDR_USER || k == ADDR_DATA)
+        return seg;
+    if (symm_gpu_ptr(addr, symm_g.my_pe))
+        symm_fatal("%s(addr=%p, pe=%d): pe %d is on another node, and device memory is reached "
+                   "only on this node", call, addr, pe, pe);
+    not_symmetric(call, addr, len, pe);
+    __builtin_unreachable();
+}
+
+static void **chan(shmem_ctx_t ctx)
+{
+    return &ctx->net;
+}
+
+void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *src, size_t n,
+                   int pe, int kind)
+{
+    int put = kind & SYMM_PUT;
+    const void *sym = put ? dest : src;
+    uint64_t off;
+    symm_tl_seg_t seg;
+    char *p;
+
+    check_pe(call, sym, pe);
+    if (n == 0)
+        return;
+    if (symm_g.reach[pe] == SYMM_REACH_NET) {
+        seg = net_target(call, sym, n, pe, &off);
+        if (put)
+            symm_tl_net->put(chan(ctx), call, pe, seg, off, src, n, kind == SYMM_PUT_NBI);
+        else
+            symm_tl_net->get(chan(ctx), call, pe, seg, off, dest, n, kind == SYMM_GET_NBI);
+        return;
+    }
+    p = symm_data_xlate(sym, n, pe);
+    if (p) {
+        if (put) {
+            memcpy(p, src, n);
+            symm_wake_hint(pe, p, n);
+        } else {
+            memcpy(dest, p, n);
+        }
+        return;
+    }
+    if ((kind & SYMM_GET_NBI ? symm_gpu_rma_nbi : symm_gpu_rma)(dest, src, n, pe, put) == SYMM_OK)
+        return;
+    symm_xlate_slow(call, sym, n, pe); /* reports what is wrong */
+}
+
+char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
+{
+    char *p;
+
+    check_pe(call, addr, pe);
+    p = symm_xlate(addr, len, pe);
+    if (p == NULL)
+        not_symmetric(call, addr, len, pe);
+    if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
+        symm_fatal("%s(addr=%p, pe=%d): pe %d cannot be reached by load and store from this PE",
+                   call, addr, pe, pe);
+    return p;
+}
+
+void *symm_amo_target(const char *call, const void *addr, size_t size, int pe)
+{
+    uint64_t off;
+
+    check_pe(call, addr, pe);
+    if (symm_g.reach[pe] == SYMM_REACH_NET) {
+        net_target(call, addr, size, pe, &off);
+        return NULL;
+    }
+    return symm_xlate_slow(call, addr, size, pe);
+}
+
+uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *addr, size_t size,
+                      uint64_t value, uint64_t cond, int pe, int fetch)
+{
+    symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value,
+                       .cond = cond};
+
+    a.seg = net_target(call, addr, size, pe, &a.off);
+    return symm_tl_net->amo(chan(ctx), call, &a, fetch);
+}
+
+/* ---- The library's own accesses -------------------------------------------------------------- */
+/* Window address of addr (this PE's heap or data segment) on pe, or NULL over the network. */
+static char *peer_window(const char *call, const void *addr, size_t n, int pe, symm_tl_seg_t *seg,
+                         uint64_t *off)
+{
+    if (classify(addr, n, seg, off) == ADDR_BAD)
+        symm_fatal("%s(addr=%p, bytes=%zu): not in this PE's heap or data segment", call, addr,
+                   n);
+    if (symm_g.reach[pe] == SYMM_REACH_NET)
+        return NULL;
+    if (*seg == SYMM_SEG_HEAP)
+        return symm_g.heap_win + (size_t)pe * symm_g.stride + *off;
+    return symm_data_xlate(addr, n, pe);
+}
+
+void symm_peer_get(void *dest, const void *addr, size_t n, int pe)
+{
+    symm_tl_seg_t seg;
+    uint64_t off;
+    const char *p;
+
+    if (n == 0)
+        return;
+    p = peer_window("symm_peer_get", addr, n, pe, &seg, &off);
+    if (p)
+        memcpy(dest, p, n);
+    else
+        symm_tl_net->get(chan(SHMEM_CTX_DEFAULT), "symm_peer_get", pe, seg, off, dest, n, 0);
+}
+
+void symm_peer_put(const void *addr, const void *src, size_t n, int pe)
+{
+    symm_tl_seg_t seg;
+    uint64_t off;
+    char *p;
+
+    if (n == 0)
+        return;
+    p = peer_window("symm_peer_put", addr, n, pe, &seg, &off);
+    if (p) {
+        memcpy(p, src, n);
+        symm_wake(pe, p, n);
+    } else {
+        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_put", pe, seg, off, src, n, 0);
+    }
+}
+
+uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch)
+{
+    symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value};
+    char *p = peer_window("symm_peer_amo", addr, size, pe, &a.seg, &a.off);
+    uint64_t r = 0;
+
+    if (!p)
+        return symm_tl_net->amo(chan(SHMEM_CTX_DEFAULT), "symm_peer_amo", &a, fetch);
+    switch (op) {
+    case SYMM_AMO_ADD:
+        r = size == 4 ? __atomic_fetch_add((uint32_t *)p, (uint32_t)value, __ATOMIC_SEQ_CST)
+                      : __atomic_fetch_add((uint64_t *)p, value, __ATOMIC_SEQ_CST);
+        break;
+    case SYMM_AMO_SET:
+    case SYMM_AMO_SWAP:
+        r = size == 4 ? __atomic_exchange_n((uint32_t *)p, (uint32_t)value, __ATOMIC_SEQ_CST)
+                      : __atomic_exchange_n((uint64_t *)p, value, __ATOMIC_SEQ_CST);
+        break;
+    case SYMM_AMO_FETCH:
+        r = size == 4 ? __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST)
+                      : __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST);
+        break;
+    default:
+        symm_fatal("symm_peer_amo(op=%d): not an operation of the library's own", op);
+    }
+    if (op != SYMM_AMO_FETCH)
+        symm_wake(pe, p, size);
+    return r;
+}
+
+/* ---- Nodes and the network transport ------------------------------------------------------- */
+void symm_nodes_init(void)
+{
+    long k = symm_g.params.nodes;
+    int n = symm_g.n_pes;
+
+    if (k > n)
+        symm_fatal("shmem_init: SYMM_NODES=%ld asks for more nodes than the job has PEs (%d)", k,
+                   n);
+    symm_g.n_nodes = k > 1 ? (int)k : 1;
+    symm_g.node = malloc((size_t)n * sizeof(int));
+    if (!symm_g.node)
+        symm_fatal("shmem_init: out of memory for %d node numbers", n);
+    /* Node j holds PEs [ceil(j n / K), ceil((j + 1) n / K)), as symmrun --nodes numbers them. */
+    for (int pe = 0; pe < n; pe++)
+        symm_g.node[pe] = (int)((long)pe * symm_g.n_nodes / n);
+    symm_g.my_node = symm_g.node[symm_g.my_pe];
+    symm_g.net = symm_g.n_nodes > 1;
+    /* A PE that waits is the one that serves its peers' operations over transports that need
+     * the target to progress (TCP): with a CPU of its own it spins, progressing, for as long
+     * as it waits (as OpenSHMEM implementations over UCX do); the transport's progress thread
+     * serves the peers while the PE computes. */
+    if (symm_g.net && symm_g.params.spin_us < 0 && !symm_g.oversubscribed)
+        symm_g.spin_ns = LONG_MAX / 2;
+}
+
+static __attribute__((noreturn)) void tl_fatal(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    symm_fatal("%s", msg);
+}
+
+/* Data from a peer landed while this PE's waiters may sleep. */
+static void arrived(void)
+{
+    symm_wake(symm_g.my_pe, NULL, 0);
+}
+
+symm_status_t symm_net_init(char *why, size_t why_len)
+{
+    unsigned char *net;
+    symm_tl_env_t env;
+    symm_status_t st;
+
+    if (!symm_g.net)
+        return SYMM_OK;
+    net = calloc(symm_g.n_pes, 1);
+    if (!net)
+        return SYMM_ERR_NOMEM;
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        net[pe] = symm_g.reach[pe] == SYMM_REACH_NET;
+    env = (symm_tl_env_t){
+        .rank = symm_g.my_pe,
+        .size = symm_g.n_pes,
+        .threads = symm_g.thread_level == SHMEM_THREAD_MULTIPLE,
+        .net = net,
+        .base = {symm_g.heap_base, symm_g.data_len ? symm_g.data_lo : NULL},
+        .len = {symm_g.heap_len, symm_g.data_len},
+        .allgather = symm_g.boot->allgather,
+        .fatal = tl_fatal,
+        .arrived = arrived,
+        .default_chan = &symm_ctx_default.net,
+    };
+    st = symm_tl_net->init(&env, why, why_len);
+    free(net);
+    return st;
+}
+
+void symm_net_fini(void)
+{
+    if (symm_g.net)
+        symm_tl_net->fini();
+}
+
+int symm_net_progress_slow(void)
+{
+    return symm_tl_net->progress();
+}
+
+void symm_net_rest(int on)
+{
+    if (symm_g.net)
+        symm_tl_net->rest(on);
+}
+
+void symm_net_quiet(shmem_ctx_t ctx)
+{
+    if (symm_g.net)
+        symm_tl_net->quiet(chan(ctx));
+}
+
+void symm_net_fence(shmem_ctx_t ctx)
+{
+    if (symm_g.net)
+        symm_tl_net->fence(chan(ctx));
+}
+
+void symm_net_ctx_release(shmem_ctx_t ctx)
+{
+    if (symm_g.net)
+        symm_tl_net->chan_release(chan(ctx));
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The network transport of a build without UCX's headers: a job whose PEs span nodes stops at
+ * start with a line saying so. The other ops are never reached (no PE is marked for them).
+ */
+#include <stdio.h>
+
+#include "tl/tl.h"
+
+static symm_status_t none_init(const symm_tl_env_t *env, char *why, size_t why_len)
+{
+    (void)env;
+    snprintf(why, why_len, "PEs on other nodes need UCX, and this symm was built without it "
+             "(install libucx-dev and rebuild)");
+    return SYMM_ERR_UNSUPPORTED;
+}
+
+static void none_fini(void)
+{
+}
+
+static void none_put(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                     const void *src, size_t n, int nbi)
+{
+}
+
+static void none_get(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                     void *dest, size_t n, int nbi)
+{
+}
+
+static uint64_t none_amo(void **chan, const char *call, const symm_tl_amo_t *a, int fetch)
+{
+    return 0;
+}
+
+static void none_chan(void **chan)
+{
+}
+
+static int none_progress(void)
+{
+    return 0;
+}
+
+static void none_rest(int on)
+{
+}
+
+static const symm_tl_ops_t none_ops = {
+    .name = "none",
+    .init = none_init,
+    .fini = none_fini,
+    .put = none_put,
+    .get = none_get,
+    .amo = none_amo,
+    .fence = none_chan,
+    .quiet = none_chan,
+    .progress = none_progress,
+    .rest = none_rest,
+    .chan_release = none_chan,
+};
+
+const symm_tl_ops_t *const symm_tl_net = &none_ops;

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Transports: what carries an operation to a PE whose memory this process does not map. The
+ * core names the target by (PE, segment, offset): the segment is the symmetric heap or the
+ * symmetric data segment, the offset the same on every PE. Each transport is one ops table in
+ * a folder of its own; the load/store window needs none (its fast path is inline in
+ * core/state.h). Every op takes the channel of the context that issued it (`chan`, a pointer
+ * the context keeps for its transport): a transport keeps per-context state there (UCX: a
+ * worker), made on first use; init sets the default context's.
+ *
+ * Completion: put returns when the source may be reused; get and a fetching amo when the
+ * value is here; an _nbi put or get when issued (quiet completes it). fence orders the
+ * context's earlier puts and AMOs to each PE before its later ones; quiet completes them all.
+ */
+#ifndef SYMM_TL_H
+#define SYMM_TL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+
+typedef enum { SYMM_SEG_HEAP = 0, SYMM_SEG_DATA = 1, SYMM_SEGS } symm_tl_seg_t;
+
+/* Atomic operations on 4- or 8-byte words. FETCH reads; SET stores; the others return the old
+ * value when asked to fetch. */
+typedef enum {
+    SYMM_AMO_ADD,
+    SYMM_AMO_AND,
+    SYMM_AMO_OR,
+    SYMM_AMO_XOR,
+    SYMM_AMO_SWAP,
+    SYMM_AMO_CSWAP,
+    SYMM_AMO_FETCH,
+    SYMM_AMO_SET,
+} symm_amo_op_t;
+
+/* One operation's target and arguments: a struct, so that the ops stay short. */
+typedef struct symm_tl_amo {
+    symm_amo_op_t op;
+    int pe;
+    symm_tl_seg_t seg;
+    uint64_t off;
+    size_t size;    /* 4 or 8 */
+    uint64_t value; /* the operand (SWAP, SET: the new value) */
+    uint64_t cond;  /* CSWAP's comparand */
+} symm_tl_amo_t;
+
+/* What the core lends a transport: the job, its bootstrap's allgather, the one error path
+ * (prints "call: message" as every fatal error does and ends the job), and a call for when
+ * data from a peer has arrived (wakes this PE's sleeping waiters). */
+typedef struct symm_tl_env {
+    int rank;
+    int size;
+    int threads;               /* 1 when several threads may call at once */
+    const unsigned char *net;  /* net[pe]: this transport reaches pe */
+    void *base[SYMM_SEGS];     /* this PE's segments */
+    size_t len[SYMM_SEGS];
+    symm_status_t (*allgather)(const void *in, size_t len, void *out);
+    __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
+    void (*arrived)(void);
+    void **default_chan;       /* the default context's channel, which init sets */
+} symm_tl_env_t;
+
+typedef struct symm_tl_ops {
+    const char *name;
+    /* Collective over the job: connects to every PE that env->net marks and registers this
+     * PE's segments. On failure `why` says what is missing or wrong. */
+    symm_status_t (*init)(const symm_tl_env_t *env, char *why, size_t why_len);
+    void (*fini)(void);
+    void (*put)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                const void *src, size_t n, int nbi);
+    void (*get)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off, void *dest,
+                size_t n, int nbi);
+    /* Returns the old value (zero-extended) when fetch is set. */
+    uint64_t (*amo)(void **chan, const char *call, const symm_tl_amo_t *a, int fetch);
+    void (*fence)(void **chan);
+    void (*quiet)(void **chan);
+    /* Serves what peers sent to this PE; nonzero when anything was done. */
+    int (*progress)(void);
+    /* The PE goes to sleep in a wait (on 1) or is back (on 0): whatever serves its peers in
+     * the meantime takes over. */
+    void (*rest)(int on);
+    /* Releases what a context's channel holds (shmem_ctx_destroy). */
+    void (*chan_release)(void **chan);
+} symm_tl_ops_t;
+
+/* The network transport, or NULL when this build has none. */
+extern const symm_tl_ops_t *const symm_tl_net;
+
+#endif

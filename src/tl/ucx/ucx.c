@@ -1,0 +1,623 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The ucx transport: PEs of other nodes (real or virtual) reached through UCX's ucp layer.
+ *
+ * libucp is loaded when a job first needs it, so one libsymm runs on machines without UCX and
+ * a job that needs it and lacks it says so in one line. One ucp context per PE; each PE's
+ * segments (heap with its internal part, data segment) are registered once and their keys
+ * exchanged at start, with the segments' base addresses, through the bootstrap.
+ *
+ * Workers: every PE has one target worker, whose address the peers connect to, and which the
+ * default context also issues its operations on. Over transports that emulate RMA with
+ * messages (TCP) the target must progress for a peer's put to land, so a progress thread
+ * sleeps on the worker's event descriptor and serves it whenever the PE is busy elsewhere; a
+ * PE that waits progresses it itself, which is faster than waking the thread. Hence the target
+ * worker is thread-safe (UCS_THREAD_MODE_MULTI). Every other context gets a worker of its own
+ * on first use, with endpoints to the peers' target workers, so threads with contexts of
+ * their own do not share a lock.
+ *
+ * Ordering: ucp_worker_fence between a put and its signal (put-with-signal, shmem_fence);
+ * ucp_worker_flush for quiet. Atomics are UCX's (hardware where the transport has them,
+ * otherwise UCX's own emulation at the target, which uses the CPU's atomic instructions, so
+ * they are atomic against the PEs that reach the same word through the window).
+ */
+#include <dlfcn.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <ucp/api/ucp.h>
+
+#include "tl/tl.h"
+
+/* The entry points of libucp this transport uses, resolved by dlsym. */
+#define UCX_FNS(X)                                                                                 \
+    X(ucp_config_read) X(ucp_config_release) X(ucp_init_version) X(ucp_cleanup)                   \
+    X(ucp_worker_create) X(ucp_worker_destroy) X(ucp_worker_get_address)                          \
+    X(ucp_worker_release_address) X(ucp_worker_get_efd) X(ucp_worker_arm) X(ucp_worker_signal)    \
+    X(ucp_worker_progress) X(ucp_worker_fence) X(ucp_worker_flush_nbx) X(ucp_ep_create)           \
+    X(ucp_ep_close_nbx) X(ucp_mem_map) X(ucp_mem_unmap) X(ucp_rkey_pack)                          \
+    X(ucp_rkey_buffer_release) X(ucp_ep_rkey_unpack) X(ucp_rkey_destroy) X(ucp_put_nbx)           \
+    X(ucp_get_nbx) X(ucp_atomic_op_nbx) X(ucp_request_check_status) X(ucp_request_free)           \
+    X(ucs_status_string)
+
+static struct {
+#define FIELD(name) __typeof__(name) *name;
+    UCX_FNS(FIELD)
+#undef FIELD
+} F;
+
+/* Per-worker state: endpoints and unpacked keys for every PE this transport reaches. */
+typedef struct worker {
+    ucp_worker_h w;
+    ucp_ep_h *ep;        /* [pe] */
+    ucp_rkey_h *rkey;    /* [pe * SYMM_SEGS + seg] */
+    uint64_t discard;    /* reply buffer of a SET, never read */
+} worker_t;
+
+static struct {
+    symm_tl_env_t env;
+    void *lib;
+    ucp_context_h ctx;
+    worker_t target;
+    ucp_mem_h memh[SYMM_SEGS];
+    uint64_t *base;      /* [pe * SYMM_SEGS + seg]: each PE's segment addresses */
+    char *addrs;         /* every PE's target worker address, addr_len bytes each */
+    size_t addr_len;
+    char *rkeys;         /* every PE's packed keys, rkey_len bytes per segment */
+    size_t rkey_len;
+    pthread_t thread;
+    int running;
+    _Atomic int stop;
+    _Atomic uint64_t activity; /* the PE's own progress calls and operations */
+    _Atomic int sleeping;      /* the PE sleeps in a wait: serve its peers now */
+    int wakefd;                /* tells the progress thread so */
+    pthread_mutex_t lock; /* the contexts' workers: their creation, list and progress */
+    worker_t **ctxw;      /* every context's worker, progressed by waits */
+    int nctxw;
+    _Atomic int any_ctxw;
+    unsigned char *net;   /* net[pe]: reached by this transport */
+} U = {.lock = PTHREAD_MUTEX_INITIALIZER, .wakefd = -1};
+
+static const char *status_str(ucs_status_t st)
+{
+    return F.ucs_status_string ? F.ucs_status_string(st) : "UCX error";
+}
+
+/* The PE itself is using the network: the progress thread may rest. */
+static inline void active(void)
+{
+    atomic_fetch_add_explicit(&U.activity, 1, memory_order_relaxed);
+}
+
+static symm_status_t load(char *why, size_t why_len)
+{
+    U.lib = dlopen("libucp.so.0", RTLD_NOW | RTLD_GLOBAL);
+    if (!U.lib) {
+        snprintf(why, why_len, "PEs on other nodes need UCX, and libucp.so.0 cannot be loaded "
+                 "(%s); install UCX (Debian: libucx0)", dlerror());
+        return SYMM_ERR_UNSUPPORTED;
+    }
+#define RESOLVE(name)                                                                              \
+    *(void **)&F.name = dlsym(U.lib, #name);                                                       \
+    if (!F.name) {                                                                                 \
+        snprintf(why, why_len, "the UCX found (libucp.so.0) lacks %s: UCX 1.10 or later needed",   \
+                 #name);                                                                           \
+        return SYMM_ERR_UNSUPPORTED;                                                               \
+    }
+    UCX_FNS(RESOLVE)
+#undef RESOLVE
+    return SYMM_OK;
+}
+
+/* The target worker, and the contexts' workers: operations posted there (a signal, a
+ * non-fetching atomic) go out, and the peers' flushes through the endpoints their workers
+ * opened back to them complete, only when their worker progresses. A context's worker is
+ * progressed here from any thread: it is thread-safe when the program runs threads at once
+ * (SHMEM_THREAD_MULTIPLE), and otherwise one thread calls at a time. */
+static int progress_all(void)
+{
+    int n;
+
+    active();
+    n = (int)F.ucp_worker_progress(U.target.w);
+    if (atomic_load_explicit(&U.any_ctxw, memory_order_relaxed) &&
+        pthread_mutex_trylock(&U.lock) == 0) {
+        for (int i = 0; i < U.nctxw; i++)
+            n += (int)F.ucp_worker_progress(U.ctxw[i]->w);
+        pthread_mutex_unlock(&U.lock);
+    }
+    return n;
+}
+
+/* Waits for a request of worker w to complete; returns its status. */
+static ucs_status_t wait_req(ucp_worker_h w, ucs_status_ptr_t r)
+{
+    ucs_status_t st;
+
+    if (r == NULL)
+        return UCS_OK;
+    if (UCS_PTR_IS_ERR(r))
+        return UCS_PTR_STATUS(r);
+    /* A PE blocked here still progresses all its workers: a flush completes only when the
+     * peers acknowledge on every endpoint of the worker, the ones their workers opened back
+     * to this PE's included, so two PEs flushing at once wait for each other's workers. */
+    while ((st = F.ucp_request_check_status(r)) == UCS_INPROGRESS) {
+        F.ucp_worker_progress(w);
+        progress_all();
+    }
+    F.ucp_request_free(r);
+    return st;
+}
+
+/* Lets a request complete on its own: its buffers stay valid until the next quiet. */
+static ucs_status_t let_go(ucs_status_ptr_t r)
+{
+    if (UCS_PTR_IS_ERR(r))
+        return UCS_PTR_STATUS(r);
+    if (r != NULL)
+        F.ucp_request_free(r);
+    return UCS_OK;
+}
+
+static symm_status_t worker_open(worker_t *wk, ucs_thread_mode_t mode)
+{
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                              .thread_mode = mode};
+
+    return F.ucp_worker_create(U.ctx, &wp, &wk->w) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
+}
+
+/* Endpoints to every PE's target worker, and its keys. */
+static symm_status_t worker_connect(worker_t *wk)
+{
+    int n = U.env.size;
+
+    wk->ep = calloc(n, sizeof(*wk->ep));
+    wk->rkey = calloc((size_t)n * SYMM_SEGS, sizeof(*wk->rkey));
+    if (!wk->ep || !wk->rkey)
+        return SYMM_ERR_NOMEM;
+    for (int pe = 0; pe < n; pe++) {
+        if (!U.env.net[pe])
+            continue;
+        ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+                              .address = (ucp_address_t *)(U.addrs + (size_t)pe * U.addr_len)};
+        if (F.ucp_ep_create(wk->w, &ep, &wk->ep[pe]) != UCS_OK)
+            return SYMM_ERR_SYS;
+        for (int s = 0; s < SYMM_SEGS; s++) {
+            const char *kb = U.rkeys + ((size_t)pe * SYMM_SEGS + s) * U.rkey_len;
+            if (U.base[pe * SYMM_SEGS + s] == 0)
+                continue;
+            if (F.ucp_ep_rkey_unpack(wk->ep[pe], kb, &wk->rkey[pe * SYMM_SEGS + s]) != UCS_OK)
+                return SYMM_ERR_SYS;
+        }
+    }
+    return SYMM_OK;
+}
+
+static void worker_close(worker_t *wk)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_EP_CLOSE_FLAG_FORCE};
+
+    if (!wk->w)
+        return;
+    for (int pe = 0; wk->ep && pe < U.env.size; pe++) {
+        for (int s = 0; wk->rkey && s < SYMM_SEGS; s++)
+            if (wk->rkey[pe * SYMM_SEGS + s])
+                F.ucp_rkey_destroy(wk->rkey[pe * SYMM_SEGS + s]);
+        if (wk->ep[pe])
+            wait_req(wk->w, F.ucp_ep_close_nbx(wk->ep[pe], &p));
+    }
+    F.ucp_worker_destroy(wk->w);
+    free(wk->ep);
+    free(wk->rkey);
+    *wk = (worker_t){0};
+}
+
+/* The worker of a context's channel, opened on first use. */
+static worker_t *worker_of(void **chan)
+{
+    worker_t *wk = atomic_load_explicit((_Atomic(void *) *)chan, memory_order_acquire);
+
+    active();
+    if (wk)
+        return wk;
+    pthread_mutex_lock(&U.lock);
+    wk = *chan;
+    if (!wk) {
+        wk = calloc(1, sizeof(*wk));
+        if (!wk ||
+            worker_open(wk, U.env.threads ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SERIALIZED) !=
+                SYMM_OK ||
+            worker_connect(wk) != SYMM_OK)
+            U.env.fatal("shmem_ctx_create: cannot open a UCX worker for a context");
+        worker_t **grown = realloc(U.ctxw, (size_t)(U.nctxw + 1) * sizeof(*grown));
+        if (!grown)
+            U.env.fatal("shmem_ctx_create: out of memory for a context's UCX worker");
+        U.ctxw = grown;
+        U.ctxw[U.nctxw++] = wk;
+        atomic_store_explicit(&U.any_ctxw, 1, memory_order_relaxed);
+        atomic_store_explicit((_Atomic(void *) *)chan, wk, memory_order_release);
+    }
+    pthread_mutex_unlock(&U.lock);
+    return wk;
+}
+
+/* The progress thread stays out of the way while the PE progresses the worker itself (a
+ * waiting PE spins on it; a second thread taking the worker's lock and a CPU for every message,
+ * or waking every 200 us, made a put + quiet several times slower on two CPUs). It rests,
+ * looking every IDLE_MS; when the PE has not touched the network since the last look, or says
+ * it goes to sleep (ucx_rest), it serves the worker on its events until the PE comes back. */
+#define IDLE_MS 5
+
+static void drain(int fd)
+{
+    uint64_t v;
+
+    if (read(fd, &v, sizeof(v)) < 0) {
+        /* Nothing to drain. */
+    }
+}
+
+static int serving(uint64_t seen)
+{
+    return !atomic_load_explicit(&U.stop, memory_order_acquire) &&
+           (atomic_load_explicit(&U.sleeping, memory_order_acquire) ||
+            atomic_load_explicit(&U.activity, memory_order_relaxed) == seen);
+}
+
+static void *progress_main(void *arg)
+{
+    int efd = -1;
+
+    (void)arg;
+    if (F.ucp_worker_get_efd(U.target.w, &efd) != UCS_OK)
+        return NULL;
+    while (!atomic_load_explicit(&U.stop, memory_order_acquire)) {
+        uint64_t seen = atomic_load_explicit(&U.activity, memory_order_relaxed);
+        struct pollfd p[2] = {{.fd = U.wakefd, .events = POLLIN}, {.fd = efd, .events = POLLIN}};
+        if (poll(p, 1, IDLE_MS) > 0)
+            drain(U.wakefd);
+        while (serving(seen)) {
+            if (F.ucp_worker_progress(U.target.w)) {
+                U.env.arrived();
+                continue;
+            }
+            if (F.ucp_worker_arm(U.target.w) == UCS_ERR_BUSY)
+                continue;
+            if (poll(p, 2, IDLE_MS) > 0 && p[0].revents)
+                drain(U.wakefd);
+        }
+    }
+    return NULL;
+}
+
+static symm_status_t exchange_addresses(void)
+{
+    ucp_address_t *a;
+    size_t len, max = 0, *lens = NULL;
+    symm_status_t st = SYMM_ERR_NOMEM;
+    char *mine = NULL;
+    int n = U.env.size;
+
+    if (F.ucp_worker_get_address(U.target.w, &a, &len) != UCS_OK)
+        return SYMM_ERR_SYS;
+    lens = malloc(n * sizeof(*lens));
+    if (!lens)
+        goto out;
+    st = U.env.allgather(&len, sizeof(len), lens);
+    for (int i = 0; i < n; i++)
+        max = lens[i] > max ? lens[i] : max;
+    U.addr_len = max;
+    mine = calloc(1, max);
+    U.addrs = malloc((size_t)n * max);
+    if (st == SYMM_OK && (!mine || !U.addrs))
+        st = SYMM_ERR_NOMEM;
+    if (st == SYMM_OK) {
+        memcpy(mine, a, len);
+        st = U.env.allgather(mine, max, U.addrs);
+    }
+out:
+    F.ucp_worker_release_address(U.target.w, a);
+    free(lens);
+    free(mine);
+    return st;
+}
+
+/* Registers this PE's segments and gathers every PE's keys and base addresses. */
+static symm_status_t exchange_keys(void)
+{
+    void *packed[SYMM_SEGS] = {NULL};
+    size_t plen[SYMM_SEGS] = {0}, max = 0, *lens = NULL;
+    uint64_t mine[SYMM_SEGS] = {0};
+    symm_status_t st = SYMM_ERR_SYS;
+    char *buf = NULL;
+    int n = U.env.size;
+
+    for (int s = 0; s < SYMM_SEGS; s++) {
+        ucp_mem_map_params_t mp = {
+            .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+            .address = U.env.base[s], .length = U.env.len[s]};
+        if (!U.env.base[s] || !U.env.len[s])
+            continue;
+        if (F.ucp_mem_map(U.ctx, &mp, &U.memh[s]) != UCS_OK ||
+            F.ucp_rkey_pack(U.ctx, U.memh[s], &packed[s], &plen[s]) != UCS_OK)
+            goto out;
+        mine[s] = (uintptr_t)U.env.base[s];
+    }
+    st = SYMM_ERR_NOMEM;
+    U.base = malloc((size_t)n * sizeof(mine));
+    lens = malloc((size_t)n * sizeof(plen));
+    if (!U.base || !lens)
+        goto out;
+    st = U.env.allgather(mine, sizeof(mine), U.base);
+    if (st == SYMM_OK)
+        st = U.env.allgather(plen, sizeof(plen), lens);
+    for (int i = 0; st == SYMM_OK && i < n * SYMM_SEGS; i++)
+        max = lens[i] > max ? lens[i] : max;
+    U.rkey_len = max ? max : 1;
+    buf = calloc(SYMM_SEGS, U.rkey_len);
+    U.rkeys = malloc((size_t)n * SYMM_SEGS * U.rkey_len);
+    if (st == SYMM_OK && (!buf || !U.rkeys))
+        st = SYMM_ERR_NOMEM;
+    for (int s = 0; st == SYMM_OK && s < SYMM_SEGS; s++)
+        if (packed[s])
+            memcpy(buf + s * U.rkey_len, packed[s], plen[s]);
+    if (st == SYMM_OK)
+        st = U.env.allgather(buf, SYMM_SEGS * U.rkey_len, U.rkeys);
+out:
+    for (int s = 0; s < SYMM_SEGS; s++)
+        if (packed[s])
+            F.ucp_rkey_buffer_release(packed[s]);
+    free(lens);
+    free(buf);
+    return st;
+}
+
+static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_len)
+{
+    ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+                       .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                                   UCP_FEATURE_WAKEUP,
+                       .mt_workers_shared = 1};
+    ucp_config_t *cfg;
+    ucs_status_t us;
+    symm_status_t st;
+
+    U.env = *env;
+    /* The caller's table lives only for the call. */
+    U.net = malloc(env->size);
+    if (!U.net)
+        return SYMM_ERR_NOMEM;
+    memcpy(U.net, env->net, env->size);
+    U.env.net = U.net;
+    st = load(why, why_len);
+    if (st != SYMM_OK)
+        return st;
+    us = F.ucp_config_read(NULL, NULL, &cfg);
+    if (us == UCS_OK) {
+        us = F.ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &pp, cfg, &U.ctx);
+        F.ucp_config_release(cfg);
+    }
+    if (us != UCS_OK) {
+        snprintf(why, why_len, "UCX did not start: %s", status_str(us));
+        return SYMM_ERR_SYS;
+    }
+    st = worker_open(&U.target, UCS_THREAD_MODE_MULTI);
+    if (st == SYMM_OK)
+        st = exchange_addresses();
+    if (st == SYMM_OK)
+        st = exchange_keys();
+    if (st == SYMM_OK)
+        st = worker_connect(&U.target);
+    if (st != SYMM_OK) {
+        snprintf(why, why_len, "UCX could not connect the PEs (%s)",
+                 st == SYMM_ERR_NOMEM ? "out of memory" : "a UCX call or the bootstrap failed");
+        return st;
+    }
+    U.wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (U.wakefd < 0 || pthread_create(&U.thread, NULL, progress_main, NULL) != 0) {
+        snprintf(why, why_len, "cannot start the UCX progress thread");
+        return SYMM_ERR_SYS;
+    }
+    U.running = 1;
+    *env->default_chan = &U.target;
+    return SYMM_OK;
+}
+
+static void ucx_fini(void)
+{
+    if (U.running) {
+        uint64_t one = 1;
+        atomic_store_explicit(&U.stop, 1, memory_order_release);
+        F.ucp_worker_signal(U.target.w);
+        if (write(U.wakefd, &one, sizeof(one)) < 0) {
+            /* The thread still sees `stop` within IDLE_MS. */
+        }
+        pthread_join(U.thread, NULL);
+        U.running = 0;
+    }
+    if (U.wakefd >= 0)
+        close(U.wakefd);
+    U.wakefd = -1;
+    worker_close(&U.target);
+    for (int s = 0; s < SYMM_SEGS; s++)
+        if (U.memh[s])
+            F.ucp_mem_unmap(U.ctx, U.memh[s]);
+    if (U.ctx)
+        F.ucp_cleanup(U.ctx);
+    free(U.base);
+    free(U.addrs);
+    free(U.rkeys);
+    free(U.net);
+    free(U.ctxw);
+    U.ctx = NULL;
+}
+
+static void ucx_chan_release(void **chan)
+{
+    worker_t *wk = *chan;
+
+    if (!wk || wk == &U.target)
+        return;
+    pthread_mutex_lock(&U.lock);
+    for (int i = 0; i < U.nctxw; i++)
+        if (U.ctxw[i] == wk)
+            U.ctxw[i] = U.ctxw[--U.nctxw];
+    pthread_mutex_unlock(&U.lock);
+    worker_close(wk);
+    free(wk);
+    *chan = NULL;
+}
+
+static ucp_rkey_h rkey_of(const worker_t *wk, const char *call, int pe, symm_tl_seg_t seg)
+{
+    ucp_rkey_h k = wk->rkey[pe * SYMM_SEGS + seg];
+
+    if (!k)
+        U.env.fatal("%s(pe=%d): pe %d has no symmetric %s to reach over the network", call, pe,
+                    pe, seg == SYMM_SEG_HEAP ? "heap" : "data segment");
+    return k;
+}
+
+static uint64_t raddr(int pe, symm_tl_seg_t seg, uint64_t off)
+{
+    return U.base[pe * SYMM_SEGS + seg] + off;
+}
+
+static void check(ucs_status_t st, const char *call, const char *what, int pe)
+{
+    if (st != UCS_OK)
+        U.env.fatal("%s(pe=%d): the UCX %s failed: %s", call, pe, what, status_str(st));
+}
+
+static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
+                    uint64_t off, const void *src, size_t n, int nbi)
+{
+    worker_t *wk = worker_of(chan);
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ucs_status_ptr_t r =
+        F.ucp_put_nbx(wk->ep[pe], src, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
+
+    check(nbi ? let_go(r) : wait_req(wk->w, r), call, "put", pe);
+}
+
+static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
+                    uint64_t off, void *dest, size_t n, int nbi)
+{
+    worker_t *wk = worker_of(chan);
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ucs_status_ptr_t r =
+        F.ucp_get_nbx(wk->ep[pe], dest, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
+
+    check(nbi ? let_go(r) : wait_req(wk->w, r), call, "get", pe);
+}
+
+static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
+                        int fetch)
+{
+    static const ucp_atomic_op_t ops[] = {
+        [SYMM_AMO_ADD] = UCP_ATOMIC_OP_ADD,   [SYMM_AMO_AND] = UCP_ATOMIC_OP_AND,
+        [SYMM_AMO_OR] = UCP_ATOMIC_OP_OR,     [SYMM_AMO_XOR] = UCP_ATOMIC_OP_XOR,
+        [SYMM_AMO_SWAP] = UCP_ATOMIC_OP_SWAP, [SYMM_AMO_CSWAP] = UCP_ATOMIC_OP_CSWAP,
+        [SYMM_AMO_FETCH] = UCP_ATOMIC_OP_OR,  [SYMM_AMO_SET] = UCP_ATOMIC_OP_SWAP,
+    };
+    worker_t *wk = worker_of(chan);
+    /* Operand and reply as words of the element's size (little-endian low halves). */
+    union {
+        uint64_t u64;
+        uint32_t u32;
+    } in = {0}, out = {0};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+                             .datatype = ucp_dt_make_contig(a->size)};
+    ucs_status_ptr_t r;
+    int reply = fetch || a->op == SYMM_AMO_SWAP || a->op == SYMM_AMO_CSWAP ||
+                a->op == SYMM_AMO_FETCH;
+
+    if (a->size == 4) {
+        in.u32 = (uint32_t)(a->op == SYMM_AMO_CSWAP ? a->cond : a->value);
+        out.u32 = (uint32_t)a->value;
+    } else {
+        in.u64 = a->op == SYMM_AMO_CSWAP ? a->cond : a->value;
+        out.u64 = a->value;
+    }
+    if (a->op == SYMM_AMO_FETCH)
+        in.u64 = 0;
+    if (reply) {
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        p.reply_buffer = &out;
+    } else if (a->op == SYMM_AMO_SET) {
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        p.reply_buffer = &wk->discard;
+    }
+    r = F.ucp_atomic_op_nbx(wk->ep[a->pe], ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off),
+                            rkey_of(wk, call, a->pe, a->seg), &p);
+    if (!reply) {
+        check(let_go(r), call, "atomic", a->pe);
+        return 0;
+    }
+    check(wait_req(wk->w, r), call, "atomic", a->pe);
+    return a->size == 4 ? out.u32 : out.u64;
+}
+
+static void ucx_fence(void **chan)
+{
+    if (U.ctx)
+        F.ucp_worker_fence(worker_of(chan)->w);
+}
+
+static void ucx_quiet(void **chan)
+{
+    worker_t *wk;
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ucs_status_t st;
+
+    if (!U.ctx)
+        return;
+    wk = worker_of(chan);
+    st = wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p));
+    if (st != UCS_OK)
+        U.env.fatal("shmem_quiet: completing the network operations failed: %s",
+                    status_str(st));
+}
+
+static int ucx_progress(void)
+{
+    return U.ctx ? progress_all() : 0;
+}
+
+static void ucx_rest(int on)
+{
+    uint64_t one = 1;
+
+    if (!U.running)
+        return;
+    atomic_store_explicit(&U.sleeping, on, memory_order_release);
+    if (on && write(U.wakefd, &one, sizeof(one)) < 0) {
+        /* The thread looks again within IDLE_MS. */
+    }
+}
+
+static const symm_tl_ops_t ucx_ops = {
+    .name = "ucx",
+    .init = ucx_init,
+    .fini = ucx_fini,
+    .put = ucx_put,
+    .get = ucx_get,
+    .amo = ucx_amo,
+    .fence = ucx_fence,
+    .quiet = ucx_quiet,
+    .progress = ucx_progress,
+    .rest = ucx_rest,
+    .chan_release = ucx_chan_release,
+};
+
+const symm_tl_ops_t *const symm_tl_net = &ucx_ops;
