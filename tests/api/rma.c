@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "spmd.h"
+#include "../nodes.h"
 
 #define NMAX 3000
 #define DS 2 /* stride of the target of iput and the local destination of iget */
@@ -463,7 +464,14 @@ static void test_ptr(void)
     EXPECT(shmem_ptr(s_ptr, me) == s_ptr, "shmem_ptr(global, me) is the global itself");
     for (int pe = 0; pe < npes; pe++) {
         char *pa = shmem_ptr(a, pe), *pb = shmem_ptr(b, pe), *pb9 = shmem_ptr(b + 4095, pe);
-        EXPECT(pa && pb && pb9, "shmem_ptr to pe %d is NULL on one node", pe);
+        int near = test_node_of(pe, npes) == test_node_of(me, npes);
+        /* A PE of another node is reached, but not by load and store. */
+        EXPECT(shmem_pe_accessible(pe) == 1, "pe_accessible(%d)", pe);
+        EXPECT(shmem_addr_accessible(a, pe) == 1, "addr_accessible(heap, %d)", pe);
+        EXPECT(shmem_addr_accessible(&s_p, pe) == 1, "addr_accessible(static, %d)", pe);
+        EXPECT(near ? pa && pb && pb9 : !pa && !pb && !pb9 && !shmem_ptr(s_ptr, pe),
+               "shmem_ptr to pe %d is %s", pe, pa ? "not NULL on another node"
+                                                  : "NULL on this node");
         if (!pa || !pb || !pb9)
             continue;
         EXPECT(pa - (char *)a == pb - (char *)b,
@@ -495,7 +503,15 @@ static void test_ptr(void)
     if (rs)
         for (int i = 0; i < 8; i++)
             rs[i] = 77 * me + i + 1;
-    EXPECT(rs != NULL, "shmem_ptr(global, right) is NULL");
+    /* The neighbour on another node: the same values by put. */
+    if (!ra)
+        for (int i = 0; i < 64; i++)
+            shmem_long_p(&a[i], 100000L * me + 100 * right + i + 1, right);
+    if (!rs)
+        for (int i = 0; i < 8; i++)
+            shmem_long_p(&s_ptr[i], 77 * me + i + 1, right);
+    EXPECT(rs != NULL || test_node_of(right, npes) != test_node_of(me, npes),
+           "shmem_ptr(global, right) is NULL");
     shmem_barrier_all();
     for (int i = 0; i < 64; i++)
         EXPECT(a[i] == 100000L * left + 100 * me + i + 1, "store through shmem_ptr: a[%d] = %ld",
@@ -647,7 +663,9 @@ static void test_large(void)
 
 int main(void)
 {
-    static const size_t counts[] = {0, 1, 7, NMAX};
+    /* Across nodes every element of p, g, iput and iget is a network operation: fewer of
+     * them, still more than the small counts. */
+    size_t counts[] = {0, 1, 7, test_nodes() > 1 ? NMAX / 10 : NMAX};
     int nfam = (int)(sizeof(families) / sizeof(families[0]));
     size_t preg_bytes = (size_t)MAXOPS * 2 * PREG * MAXSIZE;
     size_t greg_bytes = (size_t)MAXOPS * 2 * GREG * MAXSIZE;

@@ -13,6 +13,7 @@
  * on a context made from a team, which take team PE numbers.
  */
 #include "check.h"
+#include "../nodes.h"
 
 static int me, npes;
 static int sym_int[COLL_MAX_PES];
@@ -77,14 +78,22 @@ static void predefined(void)
 {
     shmem_team_config_t cfg = {.num_contexts = 99};
 
+    int node = test_node_of(me, npes), first = test_node_first(node, npes);
+    int next = test_node_first(node + 1, npes);
+    static long probe;
+
     EXPECT(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me, "world my_pe");
     EXPECT(shmem_team_n_pes(SHMEM_TEAM_WORLD) == npes, "world n_pes");
-    /* One node: the shared team is the world. */
-    EXPECT(shmem_team_my_pe(SHMEM_TEAM_SHARED) == me, "shared my_pe");
-    EXPECT(shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes, "shared n_pes");
-    for (int i = 0; i < npes; i++)
-        EXPECT(shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD) == i,
+    /* The shared team is this PE's node: the world on one node, else its group of consecutive
+     * PEs (SYMM_NODES), exactly the PEs that shmem_ptr reaches. */
+    EXPECT(shmem_team_my_pe(SHMEM_TEAM_SHARED) == me - first, "shared my_pe");
+    EXPECT(shmem_team_n_pes(SHMEM_TEAM_SHARED) == next - first, "shared n_pes");
+    for (int i = 0; i < next - first; i++)
+        EXPECT(shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD) == first + i,
                "shared pe %d to world", i);
+    for (int pe = 0; pe < npes; pe++)
+        EXPECT((shmem_ptr(&probe, pe) != NULL) == (pe >= first && pe < next),
+               "shmem_ptr to pe %d %s NULL", pe, shmem_ptr(&probe, pe) ? "is not" : "is");
     EXPECT(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1, "my_pe of SHMEM_TEAM_INVALID");
     EXPECT(shmem_team_n_pes(SHMEM_TEAM_INVALID) == -1, "n_pes of SHMEM_TEAM_INVALID");
     EXPECT(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD) == -1,
@@ -97,7 +106,7 @@ static void predefined(void)
     EXPECT(shmem_team_get_config(SHMEM_TEAM_INVALID, SHMEM_TEAM_NUM_CONTEXTS, &cfg) != 0,
            "get_config of SHMEM_TEAM_INVALID returned 0");
     check_team(SHMEM_TEAM_WORLD, "world", 0, 1, npes);
-    check_team(SHMEM_TEAM_SHARED, "shared", 0, 1, npes);
+    check_team(SHMEM_TEAM_SHARED, "shared", first, 1, next - first);
     shmem_team_sync(SHMEM_TEAM_WORLD);
 }
 
@@ -251,9 +260,15 @@ static void contexts(void)
         memset(sym_int, 0, sizeof(sym_int));
         shmem_team_sync(odd);
         p = shmem_team_ptr(odd, &sym_int[tme], right);
-        EXPECT(p != NULL, "shmem_team_ptr(odd, pe %d) is NULL on one node", right);
+        /* NULL exactly for a PE of another node (virtual nodes); a put reaches it. */
+        int wright = shmem_team_translate_pe(odd, right, SHMEM_TEAM_WORLD);
+        EXPECT((p != NULL) == (shmem_ptr(sym_int, wright) != NULL),
+               "shmem_team_ptr(odd, pe %d) and shmem_ptr(pe %d) disagree", right, wright);
         if (p)
             *p = 1000 + me;
+        else
+            shmem_int_p(&sym_int[tme], 1000 + me, wright);
+        shmem_quiet();
         EXPECT(shmem_team_ptr(odd, sym_int, tme) == (void *)sym_int,
                "shmem_team_ptr to this PE is not the local address");
         shmem_team_sync(odd);
