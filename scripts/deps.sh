@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages a fresh machine lacks to build symm (as root, or through sudo):
-# the toolchain, PMIx (the bootstrap of PEs started by mpirun or srun) and Open MPI's mpirun
-# (its tests, and the CPU benchmark's peer).
+# the toolchain, PMIx (the bootstrap of PEs started by mpirun or srun), UCX (the transport to PEs
+# of other nodes, real or virtual) and Open MPI's mpirun (its tests, and the CPU benchmark's
+# peer).
 set -euo pipefail
 need=()
-for p in build-essential cmake pkg-config libpmix-dev openmpi-bin; do
+for p in build-essential cmake pkg-config libpmix-dev libucx-dev openmpi-bin; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -3,8 +3,8 @@
 /*
  * Collectives of teams whose members span nodes. Every member reads what it needs straight
  * from the other members' symmetric buffers (through the window on its node, over the network
- * elsewhere), framed by two team barriers: the first says every member's source is ready, the
- * second that nobody reads it any more. Results are written only after the second where dest
+ * elsewhere, all reads issued at once and completed together), framed by two team barriers:
+ * the first says every member's source is ready, the second that nobody reads it any more. Results are written only after the second where dest
  * may be a source, and reductions combine in team order on every PE, so all PEs get
  * bit-identical results, as on one node.
  */
@@ -41,8 +41,9 @@ void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb,
         if (i == t->me)
             memcpy((char *)dest + (size_t)i * nb, from, nb);
         else
-            symm_peer_get((char *)dest + (size_t)i * nb, from, nb, symm_team_pe(t, i));
+            symm_peer_get_nbi((char *)dest + (size_t)i * nb, from, nb, symm_team_pe(t, i));
     }
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     symm_team_barrier(t);
 }
 
@@ -50,23 +51,22 @@ void symm_span_collect(symm_team_t *t, const char *call, void *dest, const void 
                        size_t nb)
 {
     /* Each member's byte count, in its own slot, by call parity. */
-    uint64_t *mine = &symm_slot(t, t->me)->args[t->coll_epoch++ & 1].count, len;
+    uint64_t *mine = &symm_slot(t, t->me)->args[t->coll_epoch++ & 1].count;
+    uint64_t *len = scratch(call, (size_t)t->size * sizeof(*len));
     size_t off = 0;
 
     *mine = nb;
     symm_team_barrier(t);
+    for (int i = 0; i < t->size; i++)
+        symm_peer_get_nbi(&len[i], mine, sizeof(*len), symm_team_pe(t, i));
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     for (int i = 0; i < t->size; i++) {
-        if (i == t->me) {
-            memcpy((char *)dest + off, source, nb);
-            off += nb;
-            continue;
-        }
-        symm_peer_get(&len, mine, sizeof(len), symm_team_pe(t, i));
-        symm_peer_get((char *)dest + off, source, len, symm_team_pe(t, i));
-        off += len;
+        symm_peer_get_nbi((char *)dest + off, source, len[i], symm_team_pe(t, i));
+        off += len[i];
     }
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     symm_team_barrier(t);
-    (void)call;
+    free(len);
 }
 
 void symm_span_alltoalls(symm_team_t *t, void *dest, const void *source, ptrdiff_t dst,
@@ -80,28 +80,27 @@ void symm_span_alltoalls(symm_team_t *t, void *dest, const void *source, ptrdiff
             if (i == t->me)
                 memcpy(to, from, es);
             else
-                symm_peer_get(to, from, es, symm_team_pe(t, i));
+                symm_peer_get_nbi(to, from, es, symm_team_pe(t, i));
         }
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
     symm_team_barrier(t);
 }
 
-/* Combines the sources of members [0, last] in team order into a fresh buffer. */
+/* Combines the sources of members [0, last] in team order into a fresh buffer; all sources
+ * are fetched at once, then combined. */
 static char *combine(symm_team_t *t, const char *call, const void *source, size_t nelems,
                      size_t es, symm_combine_fn fn, int last)
 {
     size_t nb = nelems * es;
-    char *acc = scratch(call, nb), *in = scratch(call, nb);
+    char *all = scratch(call, nb * (size_t)(last + 1)), *acc = scratch(call, nb);
 
-    for (int i = 0; i <= last; i++) {
-        char *to = i == 0 ? acc : in;
-        if (i == t->me)
-            memcpy(to, source, nb);
-        else
-            symm_peer_get(to, source, nb, symm_team_pe(t, i));
-        if (i > 0)
-            fn(acc, in, nelems);
-    }
-    free(in);
+    for (int i = 0; i <= last; i++)
+        symm_peer_get_nbi(all + (size_t)i * nb, source, nb, symm_team_pe(t, i));
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    memcpy(acc, all, nb);
+    for (int i = 1; i <= last; i++)
+        fn(acc, all + (size_t)i * nb, nelems);
+    free(all);
     return acc;
 }
 

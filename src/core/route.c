@@ -166,7 +166,7 @@ static char *peer_window(const char *call, const void *addr, size_t n, int pe, s
     return symm_data_xlate(addr, n, pe);
 }
 
-void symm_peer_get(void *dest, const void *addr, size_t n, int pe)
+static void peer_get(void *dest, const void *addr, size_t n, int pe, int nbi)
 {
     symm_tl_seg_t seg;
     uint64_t off;
@@ -178,7 +178,17 @@ void symm_peer_get(void *dest, const void *addr, size_t n, int pe)
     if (p)
         memcpy(dest, p, n);
     else
-        symm_tl_net->get(chan(SHMEM_CTX_DEFAULT), "symm_peer_get", pe, seg, off, dest, n, 0);
+        symm_tl_net->get(chan(SHMEM_CTX_DEFAULT), "symm_peer_get", pe, seg, off, dest, n, nbi);
+}
+
+void symm_peer_get(void *dest, const void *addr, size_t n, int pe)
+{
+    peer_get(dest, addr, n, pe, 0);
+}
+
+void symm_peer_get_nbi(void *dest, const void *addr, size_t n, int pe)
+{
+    peer_get(dest, addr, n, pe, 1);
 }
 
 void symm_peer_put(const void *addr, const void *src, size_t n, int pe)
@@ -288,6 +298,7 @@ symm_status_t symm_net_init(char *why, size_t why_len)
         .rank = symm_g.my_pe,
         .size = symm_g.n_pes,
         .threads = symm_g.thread_level == SHMEM_THREAD_MULTIPLE,
+        .lib = symm_g.params.ucx_lib,
         .net = net,
         .base = {symm_g.heap_base, symm_g.data_len ? symm_g.data_lo : NULL},
         .len = {symm_g.heap_len, symm_g.data_len},

@@ -359,6 +359,8 @@ uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *add
  * (internal part included) or data segment: through the window or the network, complete on
  * return. */
 void symm_peer_get(void *dest, const void *addr, size_t n, int pe);
+/* The same, issued only: complete after symm_net_quiet(SHMEM_CTX_DEFAULT). */
+void symm_peer_get_nbi(void *dest, const void *addr, size_t n, int pe);
 void symm_peer_put(const void *addr, const void *src, size_t n, int pe);
 uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch);
 /* Nodes from the settings (SYMM_NODES); before the teams. */

@@ -60,6 +60,12 @@ typedef struct worker {
     ucp_ep_h *ep;        /* [pe] */
     ucp_rkey_h *rkey;    /* [pe * SYMM_SEGS + seg] */
     uint64_t discard;    /* reply buffer of a SET, never read */
+    /* Requests of issued operations still in flight, completed by quiet: UCX 1.13's worker
+     * flush over its shared-memory transports returned before gets issued after an earlier
+     * flush had landed, so quiet waits for each request itself. */
+    pthread_mutex_t plock;
+    void **pend;
+    size_t npend, cap;
 } worker_t;
 
 static struct {
@@ -99,17 +105,18 @@ static inline void active(void)
 
 static symm_status_t load(char *why, size_t why_len)
 {
-    U.lib = dlopen("libucp.so.0", RTLD_NOW | RTLD_GLOBAL);
+    U.lib = dlopen(U.env.lib, RTLD_NOW | RTLD_GLOBAL);
     if (!U.lib) {
-        snprintf(why, why_len, "PEs on other nodes need UCX, and libucp.so.0 cannot be loaded "
-                 "(%s); install UCX (Debian: libucx0)", dlerror());
+        snprintf(why, why_len, "PEs on other nodes need UCX, and %s cannot be loaded (%s); "
+                 "install UCX (Debian: libucx0) or name its libucp in SYMM_UCX_LIB", U.env.lib,
+                 dlerror());
         return SYMM_ERR_UNSUPPORTED;
     }
 #define RESOLVE(name)                                                                              \
     *(void **)&F.name = dlsym(U.lib, #name);                                                       \
     if (!F.name) {                                                                                 \
-        snprintf(why, why_len, "the UCX found (libucp.so.0) lacks %s: UCX 1.10 or later needed",   \
-                 #name);                                                                           \
+        snprintf(why, why_len, "the UCX found (%s) lacks %s: UCX 1.10 or later needed",            \
+                 U.env.lib, #name);                                                                \
         return SYMM_ERR_UNSUPPORTED;                                                               \
     }
     UCX_FNS(RESOLVE)
@@ -157,14 +164,51 @@ static ucs_status_t wait_req(ucp_worker_h w, ucs_status_ptr_t r)
     return st;
 }
 
-/* Lets a request complete on its own: its buffers stay valid until the next quiet. */
-static ucs_status_t let_go(ucs_status_ptr_t r)
+/* An issued operation: its request, if any, completes by the next quiet. */
+static ucs_status_t keep(worker_t *wk, ucs_status_ptr_t r)
 {
+    ucs_status_t st = UCS_OK;
+
     if (UCS_PTR_IS_ERR(r))
         return UCS_PTR_STATUS(r);
-    if (r != NULL)
-        F.ucp_request_free(r);
-    return UCS_OK;
+    if (r == NULL)
+        return UCS_OK;
+    pthread_mutex_lock(&wk->plock);
+    if (wk->npend == wk->cap) {
+        size_t cap = wk->cap ? 2 * wk->cap : 64;
+        void **grown = realloc(wk->pend, cap * sizeof(*grown));
+        if (grown) {
+            wk->pend = grown;
+            wk->cap = cap;
+        }
+    }
+    if (wk->npend < wk->cap)
+        wk->pend[wk->npend++] = r;
+    else
+        st = UCS_ERR_NO_MEMORY;
+    pthread_mutex_unlock(&wk->plock);
+    return st == UCS_OK ? UCS_OK : wait_req(wk->w, r);
+}
+
+/* Completes the issued operations of a worker (their requests; those that returned none are
+ * complete at the flush that follows). */
+static ucs_status_t complete_kept(worker_t *wk)
+{
+    ucs_status_t st = UCS_OK, s1;
+    void **pend;
+    size_t n;
+
+    pthread_mutex_lock(&wk->plock);
+    pend = wk->pend;
+    n = wk->npend;
+    wk->pend = NULL;
+    wk->npend = wk->cap = 0;
+    pthread_mutex_unlock(&wk->plock);
+    for (size_t i = 0; i < n; i++)
+        if ((s1 = wait_req(wk->w, pend[i])) != UCS_OK)
+            st = s1;
+    free(pend);
+    return st;
 }
 
 static symm_status_t worker_open(worker_t *wk, ucs_thread_mode_t mode)
@@ -172,6 +216,7 @@ static symm_status_t worker_open(worker_t *wk, ucs_thread_mode_t mode)
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
                               .thread_mode = mode};
 
+    pthread_mutex_init(&wk->plock, NULL);
     return F.ucp_worker_create(U.ctx, &wp, &wk->w) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
 }
 
@@ -209,6 +254,7 @@ static void worker_close(worker_t *wk)
 
     if (!wk->w)
         return;
+    complete_kept(wk);
     for (int pe = 0; wk->ep && pe < U.env.size; pe++) {
         for (int s = 0; wk->rkey && s < SYMM_SEGS; s++)
             if (wk->rkey[pe * SYMM_SEGS + s])
@@ -507,7 +553,7 @@ static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
     ucs_status_ptr_t r =
         F.ucp_put_nbx(wk->ep[pe], src, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
 
-    check(nbi ? let_go(r) : wait_req(wk->w, r), call, "put", pe);
+    check(nbi ? keep(wk, r) : wait_req(wk->w, r), call, "put", pe);
 }
 
 static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
@@ -518,7 +564,7 @@ static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
     ucs_status_ptr_t r =
         F.ucp_get_nbx(wk->ep[pe], dest, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
 
-    check(nbi ? let_go(r) : wait_req(wk->w, r), call, "get", pe);
+    check(nbi ? keep(wk, r) : wait_req(wk->w, r), call, "get", pe);
 }
 
 static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
@@ -561,7 +607,7 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
     r = F.ucp_atomic_op_nbx(wk->ep[a->pe], ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off),
                             rkey_of(wk, call, a->pe, a->seg), &p);
     if (!reply) {
-        check(let_go(r), call, "atomic", a->pe);
+        check(keep(wk, r), call, "atomic", a->pe);
         return 0;
     }
     check(wait_req(wk->w, r), call, "atomic", a->pe);
@@ -583,7 +629,9 @@ static void ucx_quiet(void **chan)
     if (!U.ctx)
         return;
     wk = worker_of(chan);
-    st = wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p));
+    st = complete_kept(wk);
+    if (st == UCS_OK)
+        st = wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p));
     if (st != UCS_OK)
         U.env.fatal("shmem_quiet: completing the network operations failed: %s",
                     status_str(st));
