@@ -170,12 +170,16 @@ static int spin_for(int (*ready)(const void *arg), const void *arg)
     }
     t0 = now_ns();
     while (now_ns() - t0 < symm_g.spin_ns) {
+        /* Across nodes the network is polled between the checks: 64 pauses (several
+         * microseconds) would delay every message this PE must serve. */
         for (int i = 0; i < 64; i++) {
             if (ready(arg))
                 return 1;
-            symm_cpu_relax();
+            if (symm_g.net)
+                symm_net_progress_slow();
+            else
+                symm_cpu_relax();
         }
-        symm_net_progress();
     }
     return 0;
 }

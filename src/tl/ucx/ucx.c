@@ -157,7 +157,8 @@ static ucs_status_t wait_req(ucp_worker_h w, ucs_status_ptr_t r)
      * peers acknowledge on every endpoint of the worker, the ones their workers opened back
      * to this PE's included, so two PEs flushing at once wait for each other's workers. */
     while ((st = F.ucp_request_check_status(r)) == UCS_INPROGRESS) {
-        F.ucp_worker_progress(w);
+        if (w != U.target.w)
+            F.ucp_worker_progress(w);
         progress_all();
     }
     F.ucp_request_free(r);
@@ -302,7 +303,7 @@ static worker_t *worker_of(void **chan)
  * or waking every 200 us, made a put + quiet several times slower on two CPUs). It rests,
  * looking every IDLE_MS; when the PE has not touched the network since the last look, or says
  * it goes to sleep (ucx_rest), it serves the worker on its events until the PE comes back. */
-#define IDLE_MS 5
+#define IDLE_MS 20
 
 static void drain(int fd)
 {
