@@ -125,16 +125,13 @@ SYMM_INLINE void net_op(shmem_ctx_t ctx, const char *call, int op, const void *d
         return cond;                                                                            \
     }
 
-/* fetch: whether the caller uses the old value. Over the network every AMO waits for its
- * reply, fetching or not: a PE's AMOs on one object take effect in the order it issued them,
- * whatever contexts they use, as they do through the window (a posted one could be overtaken
- * by a later one on another context's worker). */
+/* Over the network every AMO waits for its reply, fetching or not: a PE's AMOs on one object
+ * take effect in the order it issued them, whatever contexts they use, as they do through the
+ * window (a posted one could be overtaken by a later one on another context's worker). */
 #define RMW(NAME, T, OP, NET_OP)                                                                \
-    SYMM_INLINE T NAME##_fetch_##OP(shmem_ctx_t ctx, const char *call, T *dest, T v, int pe,    \
-                                    int fetch)                                                  \
+    SYMM_INLINE T NAME##_fetch_##OP(shmem_ctx_t ctx, const char *call, T *dest, T v, int pe)    \
     {                                                                                           \
         T r = 0, *p = amo_at(call, dest, sizeof(T), pe);                                        \
-        (void)fetch;                                                                            \
         if (SYMM_UNLIKELY(!p)) {                                                                \
             net_op(ctx, call, NET_OP, dest, sizeof(T), &v, NULL, pe, &r);                       \
             return r;                                                                           \
@@ -161,28 +158,28 @@ SYMM_INLINE void net_op(shmem_ctx_t ctx, const char *call, int op, const void *d
     PAIR(T, NAME##_atomic_compare_swap, (T * dest, T cond, T value, int pe),                    \
          NAME##_cswap(ctx, call, dest, cond, value, pe))                                        \
     PAIR(T, NAME##_atomic_fetch_inc, (T * dest, int pe),                                        \
-         NAME##_fetch_add(ctx, call, dest, 1, pe, 1))                                           \
+         NAME##_fetch_add(ctx, call, dest, 1, pe))                                              \
     PAIR_VOID(NAME##_atomic_inc, (T * dest, int pe),                                            \
-              NAME##_fetch_add(ctx, call, dest, 1, pe, 0))                                      \
+              NAME##_fetch_add(ctx, call, dest, 1, pe))                                         \
     PAIR(T, NAME##_atomic_fetch_add, (T * dest, T value, int pe),                               \
-         NAME##_fetch_add(ctx, call, dest, value, pe, 1))                                       \
+         NAME##_fetch_add(ctx, call, dest, value, pe))                                          \
     PAIR_VOID(NAME##_atomic_add, (T * dest, T value, int pe),                                   \
-              NAME##_fetch_add(ctx, call, dest, value, pe, 0))                                  \
+              NAME##_fetch_add(ctx, call, dest, value, pe))                                     \
     PAIR_VOID(NAME##_atomic_compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe),   \
               *fetch = NAME##_cswap(ctx, call, dest, cond, value, pe))                          \
     PAIR_VOID(NAME##_atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe),                       \
-              *fetch = NAME##_fetch_add(ctx, call, dest, 1, pe, 1))                             \
+              *fetch = NAME##_fetch_add(ctx, call, dest, 1, pe))                                \
     PAIR_VOID(NAME##_atomic_fetch_add_nbi, (T * fetch, T * dest, T value, int pe),              \
-              *fetch = NAME##_fetch_add(ctx, call, dest, value, pe, 1))
+              *fetch = NAME##_fetch_add(ctx, call, dest, value, pe))
 
 #define BIT_OP(NAME, T, OP, NET_OP)                                                             \
     RMW(NAME, T, OP, NET_OP)                                                                    \
     PAIR(T, NAME##_atomic_fetch_##OP, (T * dest, T value, int pe),                              \
-         NAME##_fetch_##OP(ctx, call, dest, value, pe, 1))                                      \
+         NAME##_fetch_##OP(ctx, call, dest, value, pe))                                         \
     PAIR_VOID(NAME##_atomic_##OP, (T * dest, T value, int pe),                                  \
-              NAME##_fetch_##OP(ctx, call, dest, value, pe, 0))                                 \
+              NAME##_fetch_##OP(ctx, call, dest, value, pe))                                    \
     PAIR_VOID(NAME##_atomic_fetch_##OP##_nbi, (T * fetch, T * dest, T value, int pe),           \
-              *fetch = NAME##_fetch_##OP(ctx, call, dest, value, pe, 1))
+              *fetch = NAME##_fetch_##OP(ctx, call, dest, value, pe))
 #define BIT_OPS(NAME, T)                                                                        \
     BIT_OP(NAME, T, and, SYMM_AMO_AND) BIT_OP(NAME, T, or, SYMM_AMO_OR)                         \
     BIT_OP(NAME, T, xor, SYMM_AMO_XOR)
@@ -200,19 +197,19 @@ SYMM_TYPES(ROW, _)
     }                                                                                           \
     SYMM_EXPORT T shmem_##NAME##_fadd(T *dest, T value, int pe)                                 \
     {                                                                                           \
-        return NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_fadd", dest, value, pe, 1); \
+        return NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_fadd", dest, value, pe);    \
     }                                                                                           \
     SYMM_EXPORT T shmem_##NAME##_finc(T *dest, int pe)                                          \
     {                                                                                           \
-        return NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_finc", dest, 1, pe, 1);     \
+        return NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_finc", dest, 1, pe);        \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_add(T *dest, T value, int pe)                               \
     {                                                                                           \
-        (void)NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_add", dest, value, pe, 0);   \
+        (void)NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_add", dest, value, pe);      \
     }                                                                                           \
     SYMM_EXPORT void shmem_##NAME##_inc(T *dest, int pe)                                        \
     {                                                                                           \
-        (void)NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_inc", dest, 1, pe, 0);       \
+        (void)NAME##_fetch_add(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_inc", dest, 1, pe);          \
     }
 #define OLD_ANY(NAME, T)                                                                        \
     SYMM_EXPORT T shmem_##NAME##_swap(T *dest, T value, int pe)                                 \
