@@ -73,22 +73,17 @@ SYMM_EXPORT int shmem_pe_accessible(int pe)
 SYMM_EXPORT int shmem_addr_accessible(const void *addr, int pe)
 {
     symm_check_init("shmem_addr_accessible");
-    return shmem_pe_accessible(pe) &&
+    return (unsigned)pe < (unsigned)symm_g.n_pes && symm_g.reach[pe] &&
            (symm_xlate(addr, 1, pe) != NULL || symm_gpu_ptr(addr, pe) != NULL);
 }
 
 SYMM_EXPORT void *shmem_ptr(const void *dest, int pe)
 {
-    void *p;
-
     symm_check_init("shmem_ptr");
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("shmem_ptr(dest=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)",
                    dest, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
-        return NULL;
-    p = symm_xlate(dest, 1, pe);
-    return p ? p : symm_gpu_ptr(dest, pe);
+    return symm_ptr(dest, pe);
 }
 
 SYMM_EXPORT void shmem_info_get_version(int *major, int *minor)
@@ -111,12 +106,14 @@ SYMM_EXPORT void start_pes(int npes)
 
 SYMM_EXPORT int _my_pe(void)
 {
-    return shmem_my_pe();
+    symm_check_init("_my_pe");
+    return symm_g.my_pe;
 }
 
 SYMM_EXPORT int _num_pes(void)
 {
-    return shmem_n_pes();
+    symm_check_init("_num_pes");
+    return symm_g.n_pes;
 }
 
 /* ---- Memory management ------------------------------------------------------------------ */

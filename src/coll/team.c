@@ -8,8 +8,9 @@
  * on its slot without knowing each other's history. A slot is never cleared: a PE of the old
  * team may still be leaving its last barrier there. Every word in a slot holds an epoch and
  * only grows, so a new team starts its epochs above the highest any PE of the parent has used
- * (a maximum reduced over the parent) and raises its own words to that base. Team handles are never freed: a destroyed team
- * is marked, so that its use is reported.
+ * (a maximum reduced over the parent) and raises its own words to that base. Team handles
+ * are never freed: a destroyed team is marked, so that its use is reported. The team object
+ * itself, and the predefined teams, are the core's (core/team.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,82 +18,6 @@
 #include "coll/coll.h"
 #include "core/state.h"
 #include "gpu/gpu.h"
-
-SYMM_EXPORT struct symm_team symm_team_world;
-SYMM_EXPORT struct symm_team symm_team_shared;
-
-/* The hierarchy of a team whose members span nodes (see symm_team_t). */
-static void team_layout(symm_team_t *t)
-{
-    int mine = symm_g.my_node;
-
-    t->net = 0;
-    t->lead = t->me;
-    t->local = 0;
-    t->nlead = 0;
-    t->lead_idx = -1;
-    for (int i = 0; i < t->size; i++) {
-        int node = symm_g.node[symm_team_pe(t, i)], first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = symm_g.node[symm_team_pe(t, j)] != node;
-        if (node != mine)
-            t->net = 1;
-        else if (t->local++ == 0)
-            t->lead = i;
-        t->nlead += first;
-    }
-    if (!t->net)
-        return;
-    t->leaders = malloc((size_t)t->nlead * sizeof(int));
-    if (!t->leaders)
-        symm_fatal("shmem_team_split: out of memory for a team of %d nodes", t->nlead);
-    t->nlead = 0;
-    for (int i = 0; i < t->size; i++) {
-        int node = symm_g.node[symm_team_pe(t, i)], first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = symm_g.node[symm_team_pe(t, j)] != node;
-        if (!first)
-            continue;
-        if (i == t->me)
-            t->lead_idx = t->nlead;
-        t->leaders[t->nlead++] = i;
-    }
-}
-
-static void team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
-                     const char *name)
-{
-    *t = (symm_team_t){.magic = SYMM_TEAM_LIVE, .start = start, .stride = stride, .size = size,
-                       .me = me, .slot = slot, .name = name};
-    team_layout(t);
-}
-
-void symm_team_init(void)
-{
-    int first = symm_g.my_pe, last = symm_g.my_pe;
-
-    /* SHMEM_TEAM_SHARED: the PEs of this node (consecutive). */
-    while (first > 0 && symm_g.node[first - 1] == symm_g.my_node)
-        first--;
-    while (last + 1 < symm_g.n_pes && symm_g.node[last + 1] == symm_g.my_node)
-        last++;
-    team_set(&symm_team_world, 0, 1, symm_g.n_pes, symm_g.my_pe, 0, "SHMEM_TEAM_WORLD");
-    team_set(&symm_team_shared, first, 1, last - first + 1, symm_g.my_pe - first, 1,
-             "SHMEM_TEAM_SHARED");
-    symm_g.slots_used = 3;
-}
-
-symm_team_t *symm_team_get(shmem_team_t team, const char *call)
-{
-    symm_check_init(call);
-    if (team == SHMEM_TEAM_INVALID)
-        symm_fatal("%s(team=SHMEM_TEAM_INVALID): not a valid team", call);
-    if (team->magic != SYMM_TEAM_LIVE)
-        symm_fatal("%s(team=%p): %s", call, (void *)team,
-                   team->magic == SYMM_TEAM_DEAD ? "the team was destroyed (shmem_team_destroy)"
-                                                 : "not a team");
-    return team;
-}
 
 /* A team handle for queries: NULL for SHMEM_TEAM_INVALID, fatal for a destroyed one. */
 static symm_team_t *team_query(shmem_team_t team, const char *call)
@@ -200,7 +125,7 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
 
     if (!t)
         symm_fatal("shmem_team_split: out of memory for a team handle");
-    team_set(t, start, stride, size, me, slot, "team");
+    symm_team_set(t, start, stride, size, me, slot, "team");
     t->config_mask = mask;
     if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->num_contexts = config->num_contexts;
@@ -327,10 +252,7 @@ SYMM_EXPORT int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx
     if (team == SHMEM_TEAM_INVALID)
         return -1;
     t = symm_team_get(team, "shmem_team_create_ctx");
-    if (shmem_ctx_create(options, ctx) != 0)
-        return -1;
-    (*ctx)->team = t;
-    return 0;
+    return symm_ctx_create("shmem_team_create_ctx", options, t, ctx) ? -1 : 0;
 }
 
 SYMM_EXPORT int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
@@ -351,5 +273,5 @@ SYMM_EXPORT void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     if (pe < 0 || pe >= t->size)
         symm_fatal("shmem_team_ptr(team=%p, dest=%p, pe=%d): pe %d is out of range (the team "
                    "has %d PEs)", (void *)team, dest, pe, pe, t->size);
-    return shmem_ptr(dest, symm_team_pe(t, pe));
+    return symm_ptr(dest, symm_team_pe(t, pe));
 }

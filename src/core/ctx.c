@@ -27,15 +27,14 @@ void symm_ctx_pe_bad(shmem_ctx_t ctx, int pe, const char *call)
                (void *)ctx, pe, pe, ctx->team->size);
 }
 
-SYMM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+int symm_ctx_create(const char *call, long options, symm_team_t *team, shmem_ctx_t *ctx)
 {
     long known = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
     shmem_ctx_t c;
 
-    symm_check_init("shmem_ctx_create");
+    symm_check_init(call);
     if (options & ~known)
-        symm_fatal("shmem_ctx_create(options=%#lx): unknown option bits %#lx", options,
-                   options & ~known);
+        symm_fatal("%s(options=%#lx): unknown option bits %#lx", call, options, options & ~known);
     c = malloc(sizeof(*c));
     if (!c) {
         *ctx = SHMEM_CTX_INVALID;
@@ -43,10 +42,15 @@ SYMM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx)
     }
     c->magic = SYMM_CTX_LIVE;
     c->options = options;
-    c->team = &symm_team_world;
+    c->team = team;
     c->net = NULL;
     *ctx = c;
     return 0;
+}
+
+SYMM_EXPORT int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    return symm_ctx_create("shmem_ctx_create", options, &symm_team_world, ctx);
 }
 
 SYMM_EXPORT void shmem_ctx_destroy(shmem_ctx_t ctx)

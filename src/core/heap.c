@@ -7,10 +7,8 @@
  * The memfd is sized to the whole heap at start but stays sparse: pages exist only once
  * touched. An allocation that reaches above the high-water mark backs the new pages on its own
  * PE, and after the allocation's barrier maps them at every peer, so that later puts and gets
- * take no page faults. Every allocation call also publishes (sequence, size, alignment, result)
- * in the internal part of the heap and reads every peer's record after the barrier: a call
- * whose arguments differ across PEs, or that some PE could not satisfy, is caught there and
- * handled alike on every PE.
+ * take no page faults (symm_heap_prefault). The collective allocation calls, which agree across
+ * PEs, are coll/heap.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,11 +17,6 @@
 #include <unistd.h>
 
 #include "core/state.h"
-
-static size_t round_up(size_t v, size_t a)
-{
-    return (v + a - 1) / a * a;
-}
 
 /* Reserves n slots of stride bytes, aligned to SYMM_SLOT_ALIGN, mapping nothing. */
 static char *reserve(size_t n, size_t stride)
@@ -34,7 +27,7 @@ static char *reserve(size_t n, size_t stride)
 
     if (p == MAP_FAILED)
         return NULL;
-    q = (char *)round_up((uintptr_t)p, SYMM_SLOT_ALIGN);
+    q = (char *)symm_round_up((uintptr_t)p, SYMM_SLOT_ALIGN);
     if (q > p)
         munmap(p, q - p);
     if (p + len > q + n * stride)
@@ -74,9 +67,9 @@ symm_status_t symm_heap_init(void)
     char *data_lo = NULL;
     size_t data_len = 0;
 
-    symm_g.internal_off = round_up(symm_g.params.symmetric_size, SYMM_HEAP_ALIGN);
+    symm_g.internal_off = symm_round_up(symm_g.params.symmetric_size, SYMM_HEAP_ALIGN);
     symm_g.heap_len = symm_g.internal_off + SYMM_INTERNAL_SIZE;
-    symm_g.stride = round_up(symm_g.heap_len, SYMM_SLOT_ALIGN);
+    symm_g.stride = symm_round_up(symm_g.heap_len, SYMM_SLOT_ALIGN);
     st = check_heap_sizes();
     if (st != SYMM_OK)
         return st;
@@ -115,6 +108,7 @@ symm_status_t symm_heap_init(void)
             map_at(symm_g.heap_win + (size_t)pe * symm_g.stride, symm_g.heap_len, all[2 * pe]))
             goto out_sys;
         symm_g.reach[pe] = SYMM_REACH_WINDOW;
+        symm_g.win_n = pe - symm_g.win_first + 1;
     }
     symm_g.data_lo = data_lo;
     symm_g.data_len = data_len;
@@ -142,8 +136,8 @@ void symm_heap_fini(void)
     if (symm_g.heap_fd > 0)
         close(symm_g.heap_fd);
     symm_alloc_fini(&symm_g.alloc);
-    /* The fast paths still read reach[] after finalize: none is reached, so a late call takes
-     * the slow path, which reports it. */
+    /* A call after finalize takes the slow path, which reports it. */
+    symm_g.win_n = 0;
     if (symm_g.reach)
         memset(symm_g.reach, 0, (size_t)symm_g.n_pes);
     symm_g.heap_win = symm_g.heap_base = NULL;
@@ -153,7 +147,7 @@ void symm_heap_fini(void)
 
 /* Backs [from, to) of the heap on this PE (before the barrier) or maps the peers' pages (after
  * it). Failure only costs page faults later. */
-static void prefault(size_t from, size_t to, int peers)
+void symm_heap_prefault(size_t from, size_t to, int peers)
 {
     if (!symm_g.params.prefault || to <= from)
         return;
@@ -164,127 +158,4 @@ static void prefault(size_t from, size_t to, int peers)
         if (madvise(p, to - from, MADV_POPULATE_WRITE) != 0)
             symm_g.params.prefault = 0;
     }
-}
-
-/* Publishes this PE's record, waits for all, and checks that every PE agrees. Returns the
- * first PE that could not allocate, or -1. */
-int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t result)
-{
-    uint64_t seq = symm_g.alloc_seq++;
-    symm_alloc_rec_t *mine = &symm_internal(symm_g.my_pe)->alloc_rec[seq & 1];
-    int short_pe = -1;
-
-    *mine = (symm_alloc_rec_t){.seq = seq, .size = size, .align = align, .result = result};
-    symm_barrier_world();
-    for (int pe = 0; pe < symm_g.n_pes; pe++) {
-        symm_alloc_rec_t rec;
-        const symm_alloc_rec_t *r = &rec;
-        symm_peer_get(&rec, mine, sizeof(rec), pe);
-        if (r->seq != seq || r->size != size || r->align != align)
-            symm_fatal("%s: collective allocation #%llu differs across PEs: this PE asked for "
-                       "size %llu (alignment %llu), pe %d for size %llu (alignment %llu)%s",
-                       call, (unsigned long long)seq, (unsigned long long)size,
-                       (unsigned long long)align, pe, (unsigned long long)r->size,
-                       (unsigned long long)r->align,
-                       r->seq != seq ? " in another call of the sequence" : "");
-        if (r->result < 0 && short_pe < 0)
-            short_pe = pe;
-    }
-    return short_pe;
-}
-
-void *symm_heap_malloc(const char *call, size_t size, size_t align)
-{
-    size_t off = 0, top;
-    int64_t result;
-    int short_pe;
-
-    symm_check_init(call);
-    if (align & (align - 1))
-        symm_fatal("%s(alignment=%zu, size=%zu): alignment is not a power of two", call, align,
-                   size);
-    if (align > SYMM_SLOT_ALIGN)
-        symm_fatal("%s(alignment=%zu, size=%zu): alignments above %lu bytes are not supported",
-                   call, align, size, SYMM_SLOT_ALIGN);
-    if (size == 0) {
-        symm_barrier_world();
-        return NULL;
-    }
-    result = symm_alloc_get(&symm_g.alloc, size, align, &off) == SYMM_OK ? (int64_t)off : -1;
-    top = result < 0 ? 0 : off + size;
-    if (top > symm_g.prefaulted)
-        prefault(symm_g.prefaulted, top, 0);
-    short_pe = symm_heap_agree(call, size, align, result);
-    if (short_pe >= 0) {
-        if (result >= 0)
-            symm_alloc_put(&symm_g.alloc, off);
-        if (symm_g.params.debug)
-            symm_warn("%s(size=%zu): symmetric heap exhausted on pe %d (%zu of %zu bytes in use; "
-                      "SHMEM_SYMMETRIC_SIZE sets the size)", call, size, short_pe,
-                      symm_g.alloc.in_use, symm_g.alloc.size);
-        return NULL;
-    }
-    if (top > symm_g.prefaulted) {
-        prefault(symm_g.prefaulted, top, 1);
-        symm_g.prefaulted = round_up(top, 4096);
-    }
-    return symm_g.heap_base + off;
-}
-
-/* Offset of a block start given by the user, or fatal. */
-static size_t block_off(const char *call, void *ptr)
-{
-    uintptr_t off = (uintptr_t)ptr - (uintptr_t)symm_g.heap_base;
-
-    if (off >= symm_g.heap_len || symm_alloc_size_of(&symm_g.alloc, off) == 0)
-        symm_fatal("%s(ptr=%p): not a block returned by a symmetric allocation", call, ptr);
-    return off;
-}
-
-void symm_heap_free(const char *call, void *ptr)
-{
-    symm_check_init(call);
-    symm_barrier_world();
-    if (ptr == NULL)
-        return;
-    symm_alloc_put(&symm_g.alloc, block_off(call, ptr));
-}
-
-void *symm_heap_realloc(const char *call, void *ptr, size_t size)
-{
-    size_t off, old;
-    void *fresh;
-
-    symm_check_init(call);
-    if (ptr == NULL)
-        return symm_heap_malloc(call, size, 0);
-    if (size == 0) {
-        symm_heap_free(call, ptr);
-        return NULL;
-    }
-    off = block_off(call, ptr);
-    old = symm_alloc_size_of(&symm_g.alloc, off);
-    symm_barrier_world();
-    if (symm_alloc_resize(&symm_g.alloc, off, size) == SYMM_OK) {
-        size_t top = off + size;
-        if (top > symm_g.prefaulted)
-            prefault(symm_g.prefaulted, top, 0);
-        if (symm_heap_agree(call, size, 0, (int64_t)off) < 0) {
-            if (top > symm_g.prefaulted) {
-                prefault(symm_g.prefaulted, top, 1);
-                symm_g.prefaulted = round_up(top, 4096);
-            }
-            return ptr;
-        }
-        symm_alloc_resize(&symm_g.alloc, off, old);
-        return NULL;
-    }
-    fresh = symm_heap_malloc(call, size, 0);
-    if (fresh) {
-        memcpy(fresh, ptr, old < size ? old : size);
-        symm_alloc_put(&symm_g.alloc, off);
-        /* No peer may write the new block before its owner has copied into it. */
-        symm_barrier_world();
-    }
-    return fresh;
 }

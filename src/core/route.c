@@ -129,6 +129,16 @@ char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
     return p;
 }
 
+void *symm_ptr(const void *addr, int pe)
+{
+    char *p;
+
+    if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
+        return NULL;
+    p = symm_xlate(addr, 1, pe);
+    return p ? p : symm_gpu_ptr(addr, pe);
+}
+
 void *symm_amo_target(const char *call, const void *addr, size_t size, int pe)
 {
     uint64_t off;
@@ -256,6 +266,9 @@ void symm_nodes_init(void)
         symm_g.node[pe] = (int)((long)pe * symm_g.n_nodes / n);
     symm_g.my_node = symm_g.node[symm_g.my_pe];
     symm_g.net = symm_g.n_nodes > 1;
+    symm_g.win_first = symm_g.my_pe;
+    while (symm_g.win_first > 0 && symm_g.node[symm_g.win_first - 1] == symm_g.my_node)
+        symm_g.win_first--;
     /* A PE that waits is the one that serves its peers' operations over transports that need
      * the target to progress (TCP): with a CPU of its own it spins, progressing, for as long
      * as it waits (as OpenSHMEM implementations over UCX do); the transport's progress thread

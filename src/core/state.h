@@ -50,6 +50,11 @@ void symm_copy_stream_fence(void);
 void symm_copy_swept(void *dest, const void *src, size_t n, int back);
 void symm_copy_large(void *dest, const void *src, size_t n);
 
+SYMM_INLINE size_t symm_round_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
 /* A full fence. On x86-64 a locked no-op below the stack pointer: the compiler's own choice,
  * `lock or` on the top of the stack, stalls on the return address a call has just stored
  * there (16 ns against 11.5 ns measured). The red zone is not in use at a call boundary. */
@@ -227,6 +232,8 @@ typedef struct symm_state {
     int my_node;
     int *node;
     int net;
+    int win_first;             /* this node's PEs, [win_first, win_first + win_n): the window */
+    int win_n;                 /* reaches them (0 before start and after the end) */
     char host[64];
     const symm_boot_ops_t *boot;
     symm_params_t params;
@@ -262,6 +269,9 @@ SYMM_INLINE symm_internal_t *symm_internal(int pe)
 {
     return (symm_internal_t *)(symm_g.heap_win + (size_t)pe * symm_g.stride + symm_g.internal_off);
 }
+
+/* A new context of team (options checked; 1 and SHMEM_CTX_INVALID when out of memory). */
+int symm_ctx_create(const char *call, long options, struct symm_team *team, shmem_ctx_t *ctx);
 
 /* The world number of PE `pe` of a context's team: a context made from a team numbers PEs in
  * that team. */
@@ -315,11 +325,12 @@ SYMM_INLINE char *symm_xlate(const void *addr, size_t len, int pe)
     return symm_data_xlate(addr, len, pe);
 }
 
-/* Host-heap address of addr on pe, or NULL (pe out of range or on another node, or addr not in
- * the host heap). */
+/* Host-heap address of addr on pe, or NULL (pe outside this node's PEs, or addr not in the host
+ * heap). The PEs of a node are consecutive, so one compare tells both that pe is in range and
+ * that the window reaches it, as cheap as the range check alone. */
 SYMM_INLINE char *symm_xlate_fast(const void *addr, size_t len, int pe)
 {
-    if (SYMM_LIKELY((unsigned)pe < (unsigned)symm_g.n_pes && symm_g.reach[pe] == SYMM_REACH_WINDOW))
+    if (SYMM_LIKELY((unsigned)(pe - symm_g.win_first) < (unsigned)symm_g.win_n))
         return symm_heap_xlate(addr, len, pe);
     return NULL;
 }
@@ -331,6 +342,9 @@ void symm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void symm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Fails with "call: called before shmem_init" unless the library is initialised. */
 void symm_check_init(const char *call);
+/* shmem_ptr's answer for a pe in range: the address of addr on pe through the window (host or
+ * device heap, data segment), or NULL. */
+void *symm_ptr(const void *addr, int pe);
 /* Translation with argument checks for RMA and AMO entry points; fatal on a bad argument. */
 char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe);
 
@@ -381,13 +395,17 @@ void symm_net_quiet(shmem_ctx_t ctx);
 void symm_net_fence(shmem_ctx_t ctx);
 void symm_net_ctx_release(shmem_ctx_t ctx);
 
-/* ---- Start and end (init.c) ------------------------------------------------------------ */
+/* ---- Start and end (api/init.c) -------------------------------------------------------- */
 void symm_init(const char *call, int requested);
 void symm_finalize(void);
 
 /* ---- Heap (heap.c) ---------------------------------------------------------------------- */
 symm_status_t symm_heap_init(void);
 void symm_heap_fini(void);
+/* Backs [from, to) of the heap on this PE (peers 0, before an allocation's barrier) or maps
+ * the peers' pages (peers 1, after it). */
+void symm_heap_prefault(size_t from, size_t to, int peers);
+/* ---- Collective allocation (coll/heap.c) ------------------------------------------------- */
 void *symm_heap_malloc(const char *call, size_t size, size_t align);
 void symm_heap_free(const char *call, void *ptr);
 void *symm_heap_realloc(const char *call, void *ptr, size_t size);
@@ -402,8 +420,11 @@ symm_status_t symm_dataseg_share(int *fd, char **lo, size_t *len);
 symm_status_t symm_dataseg_map_peers(const int *fds, const size_t *lens);
 void symm_dataseg_fini(void);
 
-/* ---- Teams (coll/team.c) ----------------------------------------------------------------- */
+/* ---- Teams (team.c; splits in coll/team.c) ---------------------------------------------- */
 void symm_team_init(void);
+/* Makes *t the team of world PEs start + i * stride, i < size, this PE being member me. */
+void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
+                   const char *name);
 /* The team behind a handle, or fatal ("call(team=...): invalid/destroyed team"). */
 symm_team_t *symm_team_get(shmem_team_t team, const char *call);
 

@@ -13,8 +13,6 @@
 #include "gpu/gpu.h"
 #include "symm/config.h"
 
-symm_state_t symm_g = {.my_pe = -1, .heap_fd = -1};
-
 static void at_exit(void)
 {
     if (symm_g.initialized)
@@ -92,17 +90,4 @@ void symm_finalize(void)
     symm_g.finalized = 1;
     symm_heap_fini();
     symm_g.boot->finalize();
-}
-
-const char *symm_status_str(symm_status_t status)
-{
-    switch (status) {
-    case SYMM_OK: return "success";
-    case SYMM_ERR_INVALID: return "invalid argument";
-    case SYMM_ERR_NOMEM: return "out of memory";
-    case SYMM_ERR_SYS: return "system call failed";
-    case SYMM_ERR_BOOT: return "bootstrap failure (the launcher or a peer is gone)";
-    case SYMM_ERR_UNSUPPORTED: return "not supported";
-    }
-    return "unknown status";
 }
