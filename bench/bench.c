@@ -16,9 +16,13 @@
  * last result. The calls a case needs are chosen when it is compiled: BENCH_HAVE_SIGNAL (put
  * with signal) and BENCH_HAVE_TEAMS (the OpenSHMEM 1.5 team collectives; without them, the
  * active-set forms) default to what the header's SHMEM_MAJOR/MINOR_VERSION promises, and a
- * case whose calls are missing is reported as skipped.
+ * case whose calls are missing is reported as skipped. One case, the sweep, runs three
+ * point-to-point kernels over message sizes, each size timed like a case of its own: putmem +
+ * quiet and getmem latencies from 8 B to SWEEP_LAT_MAX, and putmem bandwidth from 8 B to
+ * MAX_BYTES, doubling.
  * Output: one line per case, `case=NAME pes=N value=V unit=U stat=median ...` (or
- * `skip=NAME pes=N needs=CALL`), then `done pes=N` once every case has run.
+ * `skip=NAME pes=N needs=CALL`), one per kernel and size for the sweep
+ * (`case=sweep_KERNEL bytes=B pes=N ...`), then `done pes=N` once every case has run.
  *
  * Usage: bench [CASE...]   runs the named cases (default: all), in table order.
  */
@@ -44,8 +48,9 @@
 #define TRIALS 7
 #define MIN_ITERS 16 /* a timed trial's least length, so one early barrier exit weighs little */
 #define MAX_BYTES (16L << 20)
-#define COLL_MAX (1L << 20) /* the largest per-PE part of a collective */
-#define FAIR_NS 50e6        /* one window of the lock's fairness count */
+#define COLL_MAX (1L << 20)       /* the largest per-PE part of a collective */
+#define FAIR_NS 50e6              /* one window of the lock's fairness count */
+#define SWEEP_LAT_MAX (64L << 10) /* the largest size of the sweep's latencies */
 
 /* Who runs a case's kernel: PE 0 alone (against PE 1), PEs 0 and 1, or every PE. */
 typedef enum { BY_PAIR, BY_TWO, BY_ALL } bench_who_t;
@@ -69,6 +74,7 @@ struct bench_case {
     void (*kernel)(const bench_case_t *c, long iters);
     void (*measure)(const bench_case_t *c); /* instead of a kernel: makes and reports trials */
     const char *needs; /* with neither kernel nor measure: the call this build lacks */
+    int sized;         /* one size of several under one name: the size is printed */
 };
 
 /* Symmetric objects (heap) and private buffers. */
@@ -352,6 +358,47 @@ static void m_lock_fair(const bench_case_t *c)
     fflush(stdout);
 }
 
+/* ---- size sweep ------------------------------------------------------------------------- */
+static void run_case(const bench_case_t *c);
+
+static void k_putmem_quiet(const bench_case_t *c, long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        shmem_putmem(bench.dst, bench.src, c->bytes, 1);
+        shmem_quiet();
+    }
+}
+
+/* The private buffer putmem reads from is the destination: its contents are never checked. */
+static void k_getmem(const bench_case_t *c, long iters)
+{
+    for (long i = 0; i < iters; i++)
+        shmem_getmem(bench.src, bench.dst, c->bytes, 1);
+}
+
+/* Each kernel at each size is a case of its own, from PE 0 against PE 1. */
+static void m_sweep(const bench_case_t *c)
+{
+    static const struct {
+        bench_case_t one; /* all but the size */
+        size_t most;      /* the largest size */
+    } parts[] = {
+        {{.name = "sweep_put_quiet", .unit = "ns", .kernel = k_putmem_quiet}, SWEEP_LAT_MAX},
+        {{.name = "sweep_get", .unit = "ns", .kernel = k_getmem}, SWEEP_LAT_MAX},
+        {{.name = "sweep_putmem", .unit = "GB/s", .kernel = k_putmem}, MAX_BYTES},
+    };
+
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        for (size_t nb = 8; nb <= parts[i].most; nb *= 2) {
+            bench_case_t one = parts[i].one;
+            one.who = BY_PAIR;
+            one.bytes = nb;
+            one.sized = 1;
+            run_case(&one);
+        }
+    }
+}
+
 /* ---- the table --------------------------------------------------------------------------- */
 static const bench_case_t cases[] = {
     {.name = "put8_quiet", .unit = "ns", .who = BY_PAIR, .bytes = 8, .kernel = k_put8_quiet},
@@ -377,6 +424,7 @@ static const bench_case_t cases[] = {
     {.name = "sum_reduce_8", .unit = "ns", .who = BY_ALL, .bytes = 8, .coll = &sum_reduce},
     {.name = "sum_reduce_4k", .unit = "ns", .who = BY_ALL, .bytes = 4096, .coll = &sum_reduce},
     {.name = "sum_reduce_1m", .unit = "ns", .who = BY_ALL, .bytes = 1 << 20, .coll = &sum_reduce},
+    {.name = "sweep", .unit = "ns, GB/s", .who = BY_PAIR, .measure = m_sweep},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -472,9 +520,11 @@ static void report(const bench_case_t *c, bench_plan_t *p, long wrong)
     for (int t = 0; t < TRIALS; t++)
         net[t] = p->ns[t] - p->bar[t];
     double med = figure(c, p->iters, median(net));
-    printf("case=%s pes=%d value=%.4g unit=%s stat=median trials=%d iters=%ld best=%.4g "
-           "worst=%.4g",
-           c->name, shmem_n_pes(), med, c->unit, TRIALS, p->iters, figure(c, p->iters, net[0]),
+    printf("case=%s", c->name);
+    if (c->sized)
+        printf(" bytes=%zu", c->bytes);
+    printf(" pes=%d value=%.4g unit=%s stat=median trials=%d iters=%ld best=%.4g worst=%.4g",
+           shmem_n_pes(), med, c->unit, TRIALS, p->iters, figure(c, p->iters, net[0]),
            figure(c, p->iters, net[TRIALS - 1]));
     if (c->coll)
         printf(" with_barrier=%.4g barrier=%.4g api=%s check=%s",

@@ -10,6 +10,12 @@
 # compiling a probe with its compiler, and bench.c is built to match. A side that cannot be built
 # or run is reported and left out.
 #
+# Rows may also run across virtual nodes: N PEs split into K groups of consecutive PEs that reach
+# each other only over UCX (symm's `symmrun -n N --nodes K`), beside OSHMEM started with the
+# same UCX transports (BENCH_UCX_TLS, given to both as UCX_TLS). The job of 2 PEs in 2 nodes also
+# runs bench.c's size sweep, drawn with gnuplot (Debian's gnuplot-nox, installed when missing)
+# into a PNG beside the doc: latency and bandwidth against message size, both libraries.
+#
 # The machine may be shared, and a busy neighbour only ever makes a figure worse: so the whole
 # set runs BENCH_ROUNDS times (default 5), symm and OSHMEM taking turns at each configuration,
 # and each side's figure is its best round (each round's figure being the median of its trials).
@@ -17,15 +23,19 @@
 # Usage: bench/compare.sh [SYMM_BUILD_DIR]   (default $SYMM_BUILD, else ./build)
 # Environment: BENCH_DOC, BENCH_ROUNDS, BENCH_JOB_RUNS, BENCH_TIMEOUT (seconds one job may take),
 # BENCH_COLL_API (auto: each side's team collectives where it has them, else the active-set
-# forms; active-set: the active-set forms on both sides), OSHCC and OSHRUN (Open MPI's compiler
-# wrapper and launcher, default from PATH).
+# forms; active-set: the active-set forms on both sides), BENCH_UCX_TLS (UCX's transports across
+# virtual nodes, default tcp,self), BENCH_ROWS (words, each a case or a PEs column of ROWS: only
+# the rows that match one run, e.g. "2n2 4n2" for those across virtual nodes; default all),
+# OSHCC and OSHRUN (Open MPI's compiler wrapper and launcher, default from PATH).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cmd="bench/compare.sh${*:+ $*}"
-for v in OSHRUN OSHCC BENCH_TIMEOUT BENCH_JOB_RUNS BENCH_ROUNDS BENCH_COLL_API SYMM_BUILD; do
-    if [ -n "${!v:-}" ]; then cmd="$v=${!v} $cmd"; fi
+for v in OSHRUN OSHCC BENCH_TIMEOUT BENCH_JOB_RUNS BENCH_ROUNDS BENCH_COLL_API BENCH_UCX_TLS \
+    BENCH_ROWS SYMM_BUILD; do
+    if [ -z "${!v:-}" ]; then continue; fi
+    if [[ ${!v} =~ ^[A-Za-z0-9_,.:/^+=-]+$ ]]; then cmd="$v=${!v} $cmd"; else cmd="$v='${!v}' $cmd"; fi
 done
 build=${1:-${SYMM_BUILD:-build}}
 case $build in /*) ;; *) build="$root/$build" ;; esac
@@ -37,10 +47,13 @@ coll_api=${BENCH_COLL_API:-auto}
 case $coll_api in auto | active-set) ;; *) echo "compare: BENCH_COLL_API is auto or active-set" >&2; exit 1 ;; esac
 oshcc=${OSHCC:-oshcc}
 oshrun=${OSHRUN:-oshrun}
+ucx_tls=${BENCH_UCX_TLS:-tcp,self}
+plot=${doc%.md}-nodes.png
 
-# case|PEs|targets|what is measured. Targets, all of which must hold (none: the row is shown,
-# not judged): osh<=R (symm/OSHMEM at most R; >= for figures where higher is better), self<L
-# or self<=L (symm's own figure), floor:NAME<=R (symm over the floor NAME of this run).
+# case|PEs|targets|what is measured. PEs: N on one node, or NnK for N PEs in K virtual nodes.
+# Targets, all of which must hold (none: the row is shown, not judged): osh<=R (symm/OSHMEM at
+# most R; >= for figures where higher is better), self<L or self<=L (symm's own figure),
+# floor:NAME<=R (symm over the floor NAME of this run).
 ROWS='put8_quiet|2|osh<=0.50|shmem_long_p of 8 B + shmem_quiet, latency
 g8|2|osh<=0.35|shmem_long_g of 8 B, latency
 putmem_4k|2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
@@ -79,7 +92,17 @@ sum_reduce_8|4|osh<=0.5|sum reduction of 8 B of longs
 sum_reduce_4k|4||sum reduction of 4 KiB of longs
 sum_reduce_1m|4|osh<=0.6|sum reduction of 1 MiB of longs
 sum_reduce_1m|4|floor:sum_1m<=2|sum reduction of 1 MiB of longs, against one core summing 1 MiB
-job|2|osh<=0.10 self<50|job start to finish (init + finalize)'
+job|2|osh<=0.10 self<50|job start to finish (init + finalize)
+put8_quiet|2n2|osh<=0.9|shmem_long_p of 8 B + shmem_quiet, latency
+g8|2n2|osh<=0.9|shmem_long_g of 8 B, latency
+fetch_add|2n2|osh<=0.9|shmem_long_atomic_fetch_add on PE 1, latency
+putmem_4k|2n2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
+putmem_1m|2n2|osh>=1.0|shmem_putmem of 1 MiB, bandwidth
+putmem_16m|2n2|osh>=1.0|shmem_putmem of 16 MiB, bandwidth
+barrier_all|4n2|osh<=0.7|shmem_barrier_all, latency'
+
+# The configuration whose job also runs bench.c's size sweep, the data of the plot.
+sweep_at=2n2
 
 # The floors and the figures they bound: floor|case|PEs|what it is
 FLOORS='store_fence|put8_quiet|2|a store plus a full fence to a shared page
@@ -90,6 +113,24 @@ sum_1m|sum_reduce_1m|2|one core computing c[i] = a[i] + b[i] over 1 MiB of longs
 sum_1m|sum_reduce_1m|4|the same
 copy_1m|alltoall_1m|2|one core copying 1 MiB into 1 MiB, every other pass backwards (what each PE of a 2-PE alltoall of 1 MiB copies)
 copy_2m|alltoall_1m|4|one core copying 2 MiB into 2 MiB, the same way (what each CPU copies in a 4-PE alltoall of 1 MiB on 2 CPUs)'
+
+# BENCH_ROWS keeps the rows whose case or PEs column it names, and the floors that bound them.
+if [ -n "${BENCH_ROWS:-}" ]; then
+    ROWS=$(awk -F'|' -v want=" ${BENCH_ROWS//[[:space:]]/ } " \
+        'index(want, " " $1 " ") || index(want, " " $2 " ")' <<<"$ROWS")
+    if [ -z "$ROWS" ]; then
+        echo "compare: BENCH_ROWS names no case or PEs column of ROWS: $BENCH_ROWS" >&2
+        exit 1
+    fi
+    FLOORS=$(awk -F'|' 'NR == FNR { row[$1 "|" $2] = 1; next } row[$2 "|" $3]' \
+        <(echo "$ROWS") <(echo "$FLOORS"))
+fi
+while IFS='|' read -r _ n _; do
+    if ! [[ $n =~ ^[0-9]+(n[0-9]+)?$ ]]; then
+        echo "compare: ROWS: PEs '$n' is not N or NnK" >&2
+        exit 1
+    fi
+done <<<"$ROWS"
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$SECONDS
@@ -125,16 +166,34 @@ now_ns() {
 
 name_of() { if [ "$1" = symm ]; then echo symm; else echo OSHMEM; fi; }
 
-# ---- launchers ---------------------------------------------------------------------------
-# launcher IMPL N: sets the array launch to the command that starts an N-PE job of IMPL.
-launcher() {
-    if [ "$1" = symm ]; then
-        launch=("$build/tools/symmrun" -n "$2")
-    elif [ "$2" -gt "$(nproc)" ]; then
-        launch=("$oshrun" --allow-run-as-root --mca osc ^rdma --oversubscribe -np "$2")
+# pes_of SPEC, nodes_of SPEC: the PEs and the virtual nodes of a PEs column, N or NnK.
+pes_of() { echo "${1%%n*}"; }
+nodes_of() { if [[ $1 == *n* ]]; then echo "${1#*n}"; else echo 1; fi; }
+# where SPEC: a PEs column in words, after "at".
+where() {
+    if [[ $1 == *n* ]]; then
+        echo "$(pes_of "$1") PEs in $(nodes_of "$1") virtual nodes"
     else
-        launch=("$oshrun" --allow-run-as-root --mca osc ^rdma -np "$2")
+        echo "$1 PEs"
     fi
+}
+
+# ---- launchers ---------------------------------------------------------------------------
+# launcher IMPL SPEC: sets the array launch to the command that starts a job of IMPL with the
+# PEs (and virtual nodes) of SPEC. Across virtual nodes both sides get UCX_TLS.
+launcher() {
+    local n k
+    n=$(pes_of "$2")
+    k=$(nodes_of "$2")
+    if [ "$1" = symm ]; then
+        launch=("$build/tools/symmrun" -n "$n")
+        if [ "$k" -gt 1 ]; then launch=(env "UCX_TLS=$ucx_tls" "${launch[@]}" --nodes "$k"); fi
+        return
+    fi
+    launch=("$oshrun" --allow-run-as-root --mca osc ^rdma)
+    if [ "$n" -gt "$(nproc)" ]; then launch+=(--oversubscribe); fi
+    if [ "$k" -gt 1 ]; then launch+=(-x "UCX_TLS=$ucx_tls"); fi
+    launch+=(-np "$n")
 }
 
 # ---- build -------------------------------------------------------------------------------
@@ -205,33 +264,61 @@ else
 fi
 [ $have_symm = yes ] || [ $have_osh = yes ] || { say "neither symm nor OSHMEM can run"; exit 1; }
 
+# need_gnuplot: whether gnuplot is here, after installing Debian's gnuplot-nox when it is missing
+# (as root, or through sudo), as scripts/deps.sh does for the build.
+need_gnuplot() {
+    command -v gnuplot >/dev/null && return 0
+    command -v apt-get >/dev/null || return 1
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    say "installing gnuplot-nox to draw the plot"
+    if ! { $sudo apt-get update -q &&
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            gnuplot-nox; } >"$work/apt.log" 2>&1; then
+        tail -n 5 "$work/apt.log" >&2
+        return 1
+    fi
+    command -v gnuplot >/dev/null
+}
+have_plot=no
+if grep -q "|$sweep_at|" <<<"$ROWS"; then
+    if need_gnuplot; then
+        have_plot=yes
+    else
+        note "gnuplot: missing and gnuplot-nox could not be installed; the plot is not drawn"
+    fi
+fi
+
 # ---- runs --------------------------------------------------------------------------------
-# run ROUND IMPL N CASE...: the benchmark under IMPL's launcher; lines tagged with IMPL and ROUND.
+# run ROUND IMPL SPEC CASE...: the benchmark under IMPL's launcher with the PEs of SPEC; lines
+# tagged with IMPL, ROUND and, across virtual nodes, their count.
 # The figures count once the program has printed its done line, even if the job then fails to
 # exit cleanly (that is reported); a run that fails before is tried once more, then reported and
 # left out.
 run() {
     local round=$1 impl=$2 n=$3 try rc t0=$SECONDS
     shift 3
-    local out=$work/out.$impl.$n err=$work/err.$impl.$n
+    local out=$work/out.$impl.$n err=$work/err.$impl.$n tag="impl=$impl round=$round" at
+    at=$(where "$n")
+    if [ "$(nodes_of "$n")" -gt 1 ]; then tag="$tag nodes=$(nodes_of "$n")"; fi
     launcher "$impl" "$n"
     for try in 1 2; do
         timeout -k 5 "$run_limit" "${launch[@]}" "$work/bench_$impl" "$@" >"$out" 2>"$err" &&
             rc=0 || rc=$?
         if grep -q '^done' "$out"; then
-            grep '^case=' "$out" | sed "s/^/impl=$impl round=$round /" >>"$results"
+            grep '^case=' "$out" | sed "s/^/$tag /" >>"$results"
             grep '^case=.* check=wrong' "$out" | while read -r line; do
-                note "$(name_of "$impl") at $n PEs: $(sed 's/^case=\([^ ]*\).*/\1/' <<<"$line") left a wrong result (figure left out); $(grep -m1 '^bench:' "$err" || true)"
+                note "$(name_of "$impl") at $at: $(sed 's/^case=\([^ ]*\).*/\1/' <<<"$line") left a wrong result (figure left out); $(grep -m1 '^bench:' "$err" || true)"
             done
             [ $rc = 0 ] ||
-                note "$(name_of "$impl") at $n PEs: figures complete, but the job then ended with exit $rc ($(exit_why $rc))"
-            say "$impl at $n PEs: done in $((SECONDS - t0)) s"
+                note "$(name_of "$impl") at $at: figures complete, but the job then ended with exit $rc ($(exit_why $rc))"
+            say "$impl at $at: done in $((SECONDS - t0)) s"
             return 0
         fi
-        say "$impl at $n PEs: run $try failed (exit $rc, $(exit_why $rc)); its last lines:"
+        say "$impl at $at: run $try failed (exit $rc, $(exit_why $rc)); its last lines:"
         tail -n 5 "$err" >&2 || true
     done
-    note "$(name_of "$impl") at $n PEs: no figures (two runs failed)"
+    note "$(name_of "$impl") at $at: no figures (two runs failed)"
 }
 
 # time_job IMPL N: one launch of the init/finalize job; its wall time in microseconds is added
@@ -258,10 +345,13 @@ job_line() {
         >>"$results"
 }
 
-# The jobs of a round follow from ROWS: one job per PE count, running the cases of that count's
-# rows in table order (the job row is timed apart).
+# The jobs of a round follow from ROWS: one job per PEs column, running the cases of that
+# column's rows in table order (the job row is timed apart), and the sweep where it belongs.
 pe_counts=$(awk -F'|' '$1 != "job" && !seen[$2]++ { print $2 }' <<<"$ROWS")
-cases_at() { awk -F'|' -v n="$1" '$1 != "job" && $2 == n && !seen[$1]++ { print $1 }' <<<"$ROWS"; }
+cases_at() {
+    awk -F'|' -v n="$1" '$1 != "job" && $2 == n && !seen[$1]++ { print $1 }' <<<"$ROWS"
+    if [ "$1" = "$sweep_at" ]; then echo sweep; fi
+}
 
 # The two implementations take turns at each configuration, so that a change in the machine's
 # load during the run weighs on both sides of a ratio alike.
@@ -269,13 +359,15 @@ impls=()
 [ $have_symm = no ] || impls+=(symm)
 [ $have_osh = no ] || impls+=(osh)
 for round in $(seq "$rounds"); do
-    say "round $round of $rounds: floors"
-    "$work/bench_floors" >"$work/out.floors" || note "floors: ended with exit $?"
-    sed "s/^/impl=floor round=$round /" "$work/out.floors" >>"$results"
+    if [ -n "$FLOORS" ]; then
+        say "round $round of $rounds: floors"
+        "$work/bench_floors" >"$work/out.floors" || note "floors: ended with exit $?"
+        sed "s/^/impl=floor round=$round /" "$work/out.floors" >>"$results"
+    fi
     for n in $pe_counts; do
         mapfile -t list < <(cases_at "$n")
         for impl in "${impls[@]}"; do
-            say "round $round: $impl at $n PEs, ${#list[@]} cases"
+            say "round $round: $impl at $(where "$n"), ${#list[@]} cases"
             run "$round" "$impl" "$n" "${list[@]}"
         done
     done
@@ -288,14 +380,43 @@ if grep -q '^job|' <<<"$ROWS"; then
     for impl in "${impls[@]}"; do job_line "$impl" 2; done
 fi
 
+# ---- plot --------------------------------------------------------------------------------
+# draw_plot: the sweep's best figure of all rounds at each size, per library and kernel, drawn by
+# sweep.gp into $plot; whether it was drawn.
+draw_plot() {
+    local d=$work/sweep impl c
+    [ $have_plot = yes ] && grep -q 'case=sweep_' "$results" || return 1
+    mkdir -p "$d"
+    for impl in symm osh; do
+        for c in sweep_put_quiet sweep_get sweep_putmem; do
+            awk -v impl="$impl" -v c="$c" -v n="$sweep_at" '
+                { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+                { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
+                f["impl"] == impl && f["case"] == c && spec == n && f["value"] > 0 {
+                    b = f["bytes"]; v = f["value"] + 0; up = f["unit"] == "GB/s"
+                    if (!(b in best) || (up && v > best[b]) || (!up && v < best[b])) best[b] = v
+                }
+                END { for (b in best) print b, best[b] }' "$results" | sort -n >"$d/$impl.$c"
+        done
+    done
+    if ! gnuplot -e "dir='$d'; out='$plot'; title='$(where "$sweep_at"), UCX_TLS=$ucx_tls'" \
+        "$here/sweep.gp" 2>"$work/gnuplot.log"; then
+        note "gnuplot: failed to draw the plot ($(head -n 3 "$work/gnuplot.log" | tr '\n' ' '))"
+        return 1
+    fi
+}
+plotted=no
+if draw_plot; then plotted=yes; fi
+
 # ---- report ------------------------------------------------------------------------------
-# value IMPL CASE [PES]: the best figure of all rounds (the highest bandwidth, the lowest time
+# value IMPL CASE [SPEC]: the best figure of all rounds (the highest bandwidth, the lowest time
 # or ratio), or nothing. A collective whose result was wrong gives no figure, nor does a time
 # that is not positive (a barrier trial slower than its collective trial, on a busy machine).
 value() {
     awk -v impl="$1" -v c="$2" -v n="${3:-}" '
         { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-        f["impl"] == impl && f["case"] == c && (n == "" || f["pes"] == n) && f["check"] != "wrong" {
+        { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
+        f["impl"] == impl && f["case"] == c && (n == "" || spec == n) && f["check"] != "wrong" {
             v = f["value"] + 0; up = f["unit"] == "GB/s"
             if (v <= 0) next
             if (!seen || (up && v > best) || (!up && v < best)) best = v
@@ -370,8 +491,28 @@ table_row() {
     else
         verdict=MISS
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$what" "$n" "$unit" "$(fmt "$s")" \
-        "$(fmt "$o")" "$ratio" "$goal" "$verdict"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$what" "$(pes_cell "$n")" "$unit" \
+        "$(fmt "$s")" "$(fmt "$o")" "$ratio" "$goal" "$verdict"
+}
+pes_cell() {
+    if [[ $1 == *n* ]]; then echo "$(pes_of "$1") in $(nodes_of "$1") nodes"; else echo "$1"; fi
+}
+
+# figures_table ROWS: the table of those rows, and how many of their targets symm meets.
+figures_table() {
+    echo "| measure | PEs | unit | symm | OSHMEM | symm/OSHMEM | target | result |"
+    echo "|---|---|---|---|---|---|---|---|"
+    while IFS='|' read -r c n targets what; do
+        table_row "$c" "$n" "$targets" "$what"
+    done <<<"$1" >"$work/table"
+    cat "$work/table"
+    echo
+    pass=$(grep -c '| PASS |$' "$work/table" || true)
+    judged=$(grep -c '| \(PASS\|MISS\|n/a\) |$' "$work/table" || true)
+    unjudged=$(grep -c '| n/a |$' "$work/table" || true)
+    printf 'symm meets %s of %s targets' "$pass" "$judged"
+    if [ "$unjudged" -gt 0 ]; then printf '; %s not judged (a figure is missing)' "$unjudged"; fi
+    echo .
 }
 
 floor_row() {
@@ -453,7 +594,7 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "- load average (1, 5, 15 min) at start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- OSHMEM: $osh_version (shmem.h: OpenSHMEM $osh_spec), launched with \`oshrun --allow-run-as-root --mca osc ^rdma -np N\` (\`--oversubscribe\` past $(nproc) PEs)"
     echo "- symm (shmem.h: OpenSHMEM $symm_spec): \`$(basename "$build")/tools/symmrun -n N\` (each PE bound to a CPU of its own when they fit), source $(git -C "$root" describe --always --dirty 2>/dev/null || echo "outside git")"
-    most_pes=$(awk -F'|' '$2 > m { m = $2 } END { print m }' <<<"$ROWS")
+    most_pes=$(awk -F'|' '$2 + 0 > m { m = $2 + 0 } END { print m + 0 }' <<<"$ROWS")
     if [ "$most_pes" -gt "$(nproc)" ]; then
         echo "- rows at more PEs than the $(nproc) CPUs run oversubscribed: PEs share CPUs on both"
         echo "  sides, and a waiting PE must give its CPU up for the others to progress"
@@ -464,38 +605,62 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
         echo "sides' figures are noisy and the ratios uncertain; rerun on an idle machine to judge"
         echo "the targets."
     fi
-    echo
-    echo "## Figures"
-    echo
-    echo "| measure | PEs | unit | symm | OSHMEM | symm/OSHMEM | target | result |"
-    echo "|---|---|---|---|---|---|---|---|"
-    while IFS='|' read -r c n targets what; do
-        table_row "$c" "$n" "$targets" "$what"
-    done <<<"$ROWS" | tee "$work/table"
-    echo
-    pass=$(grep -c '| PASS |$' "$work/table" || true)
-    judged=$(grep -c '| \(PASS\|MISS\|n/a\) |$' "$work/table" || true)
-    unjudged=$(grep -c '| n/a |$' "$work/table" || true)
-    printf 'symm meets %s of %s targets' "$pass" "$judged"
-    if [ "$unjudged" -gt 0 ]; then printf '; %s not judged (a figure is missing)' "$unjudged"; fi
-    echo .
+    one_node=$(awk -F'|' '$2 !~ /n/' <<<"$ROWS")
+    if [ -n "$one_node" ]; then
+        echo
+        echo "## Figures"
+        echo
+        figures_table "$one_node"
+    fi
+    across=$(awk -F'|' '$2 ~ /n/' <<<"$ROWS")
+    if [ -n "$across" ]; then
+        echo
+        echo "## Across virtual nodes"
+        echo
+        echo "N PEs in K virtual nodes: symm splits the job into K groups of consecutive PEs that"
+        echo "reach each other only over UCX, the PEs of one group sharing memory as on one node."
+        echo "OSHMEM has no virtual nodes: its PEs all reach each other over UCX (its spml is ucx),"
+        echo "so where a node holds more than one PE it goes through UCX also between PEs that symm"
+        echo "keeps in one group. Both libraries get the same UCX transports and run the same"
+        echo "bench.c cases."
+        echo
+        echo "- UCX transports: \`UCX_TLS=$ucx_tls\` for both (BENCH_UCX_TLS; default tcp,self)"
+        echo "- symm: \`UCX_TLS=$ucx_tls $(basename "$build")/tools/symmrun -n N --nodes K\`"
+        echo "- OSHMEM: \`oshrun --allow-run-as-root --mca osc ^rdma -x UCX_TLS=$ucx_tls -np N\` (\`--oversubscribe\` past $(nproc) PEs)"
+        echo "- made by: \`$cmd\`"
+        echo
+        figures_table "$across"
+        if [ $plotted = yes ]; then
+            echo
+            echo "![latency and bandwidth against message size, symm and OSHMEM, $(where "$sweep_at")]($(basename "$plot"))"
+            echo
+            echo "The size sweep at $(where "$sweep_at") (bench.c's case sweep), PE 0"
+            echo "against PE 1, each point its side's best round like the figures above: on the left"
+            echo "the latency of shmem_putmem followed by shmem_quiet and of shmem_getmem, 8 B to"
+            echo "64 KiB; on the right the bandwidth of a stream of shmem_putmem ended by one"
+            echo "shmem_quiet, 8 B to 16 MiB. The sweep's lines are among the raw lines below."
+        fi
+    fi
     if [ -s "$work/notes" ]; then
         echo
         echo "Notes from the run:"
         echo
         sed 's/^/- /' "$work/notes"
     fi
-    echo
-    echo "## Floors"
-    echo
-    echo "The same machine without any OpenSHMEM, measured in the same run by"
-    echo "[bench/floors.c](../bench/floors.c) (one process, or two sharing one page, pinned to CPUs)."
-    echo
-    echo "| floor | ns | bounds | symm | symm/floor |"
-    echo "|---|---|---|---|---|"
-    while IFS='|' read -r f c n what; do
-        floor_row "$f" "$c" "$n" "$what"
-    done <<<"$FLOORS"
+    if [ -n "$FLOORS" ]; then
+        echo
+        echo "## Floors"
+        echo
+        echo "The same machine without any OpenSHMEM, measured in the same run by"
+        echo "[bench/floors.c](../bench/floors.c) (one process, or two sharing one page, pinned to"
+        echo "CPUs)."
+        echo
+        echo "| floor | ns | bounds | symm | symm/floor |"
+        echo "|---|---|---|---|---|"
+        while IFS='|' read -r f c n what; do
+            floor_row "$f" "$c" "$n" "$what"
+        done <<<"$FLOORS"
+    fi
     echo
     echo "## Raw lines"
     echo
@@ -504,5 +669,6 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo '```'
 } >"$doc"
 
-sed -n '/^## Figures/,/^## Floors/p' "$doc" | sed '$d'
+sed -n '/^## \(Figures\|Across virtual nodes\)/,/^## \(Floors\|Raw lines\)/p' "$doc" | sed '$d'
+if [ $plotted = yes ]; then say "drew ${plot#"$root"/}"; fi
 say "wrote ${doc#"$root"/} in $((SECONDS - t_start)) s"
