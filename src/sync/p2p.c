@@ -35,12 +35,31 @@ static int excluded(const elem_set_t *s, size_t i)
     return s->status && s->status[i];
 }
 
+/* Where the next search for a satisfied element starts, per thread: each answer moves it past
+ * the element returned, so repeated calls over elements that stay satisfied return each in
+ * turn and a program that serves whichever is ready reaches them all. */
+static _Thread_local size_t turn;
+
+/* The first satisfied element from the turn on, or SIZE_MAX; an answer (advance) moves the
+ * turn past it, a readiness check does not. */
+static size_t scan(const elem_set_t *s, int advance)
+{
+    size_t start = s->n ? turn % s->n : 0;
+
+    for (size_t k = 0; k < s->n; k++) {
+        size_t i = start + k < s->n ? start + k : start + k - s->n;
+        if (!excluded(s, i) && sat_at(s, i)) {
+            if (advance)
+                turn = i + 1;
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
 static size_t first_sat(const elem_set_t *s)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (!excluded(s, i) && sat_at(s, i))
-            return i;
-    return SIZE_MAX;
+    return scan(s, 1);
 }
 
 static int all_sat(const void *arg)
@@ -55,7 +74,7 @@ static int all_sat(const void *arg)
 
 static int any_sat(const void *arg)
 {
-    return first_sat(arg) != SIZE_MAX;
+    return scan(arg, 0) != SIZE_MAX;
 }
 
 static int any_included(const elem_set_t *s)

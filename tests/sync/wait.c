@@ -395,6 +395,34 @@ static void old_long_names(void)
           "shmem_wait/shmem_wait_until: %ld %ld", old_word[0], old_word[1]);
 }
 
+/* Repeated test_any and wait_until_any calls over elements that all stay satisfied return
+ * every index in turn, not always the first: a program that serves whichever is ready (the
+ * OpenSHMEM specification's test_any example) reaches them all. */
+static void any_turns(void)
+{
+    static long flags[4];
+    int seen_t[4] = {0}, seen_w[4] = {0}, all_t = 1, all_w = 1;
+
+    for (int i = 0; i < 4; i++)
+        flags[i] = 1;
+    for (int r = 0; r < 4; r++) {
+        size_t k = shmem_long_test_any(flags, 4, NULL, SHMEM_CMP_EQ, 1);
+        if (k < 4)
+            seen_t[k] = 1;
+    }
+    for (int r = 0; r < 4; r++) {
+        size_t w = shmem_long_wait_until_any(flags, 4, NULL, SHMEM_CMP_EQ, 1);
+        if (w < 4)
+            seen_w[w] = 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        all_t &= seen_t[i];
+        all_w &= seen_w[i];
+    }
+    CHECK(all_t, "4 calls of shmem_long_test_any over 4 ready elements missed one");
+    CHECK(all_w, "4 calls of shmem_long_wait_until_any over 4 ready elements missed one");
+}
+
 int main(void)
 {
     size_t ring_bytes = (size_t)NTIX * MAX_ROUNDS * K * 8;
@@ -414,5 +442,6 @@ int main(void)
     shmem_barrier_all();
     SYMM_TYPES(RUN_ROW, _)
     old_long_names();
+    any_turns();
     return sync_finish("sync_wait");
 }
