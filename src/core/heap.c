@@ -108,7 +108,6 @@ symm_status_t symm_heap_init(void)
             map_at(symm_g.heap_win + (size_t)pe * symm_g.stride, symm_g.heap_len, all[2 * pe]))
             goto out_sys;
         symm_g.reach[pe] = SYMM_REACH_WINDOW;
-        symm_g.win_n = pe - symm_g.win_first + 1;
     }
     symm_g.data_lo = data_lo;
     symm_g.data_len = data_len;

@@ -269,6 +269,10 @@ void symm_nodes_init(void)
     symm_g.win_first = symm_g.my_pe;
     while (symm_g.win_first > 0 && symm_g.node[symm_g.win_first - 1] == symm_g.my_node)
         symm_g.win_first--;
+    symm_g.win_n = symm_g.my_pe - symm_g.win_first + 1;
+    while (symm_g.win_first + symm_g.win_n < n &&
+           symm_g.node[symm_g.win_first + symm_g.win_n] == symm_g.my_node)
+        symm_g.win_n++;
     /* A PE that waits is the one that serves its peers' operations over transports that need
      * the target to progress (TCP): with a CPU of its own it spins, progressing, for as long
      * as it waits (as OpenSHMEM implementations over UCX do); the transport's progress thread

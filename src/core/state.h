@@ -232,8 +232,8 @@ typedef struct symm_state {
     int my_node;
     int *node;
     int net;
-    int win_first;             /* this node's PEs, [win_first, win_first + win_n): the window */
-    int win_n;                 /* reaches them (0 before start and after the end) */
+    int win_first;             /* this node's PEs, [win_first, win_first + win_n), consecutive: */
+    int win_n;                 /* the window reaches them (win_n 0 before start, after the end) */
     char host[64];
     const symm_boot_ops_t *boot;
     symm_params_t params;

@@ -13,42 +13,42 @@
 SYMM_EXPORT struct symm_team symm_team_world;
 SYMM_EXPORT struct symm_team symm_team_shared;
 
-/* The hierarchy of a team whose members span nodes (see symm_team_t). */
+/* The hierarchy of a team whose members span nodes (see symm_team_t), in one pass over the
+ * members: on one node it is the team itself, led by its first member. */
 static void team_layout(symm_team_t *t)
 {
-    int mine = symm_g.my_node;
+    unsigned char *seen;
+    int *leaders;
 
-    t->net = 0;
-    t->lead = t->me;
-    t->local = 0;
-    t->nlead = 0;
-    t->lead_idx = -1;
+    t->lead = 0;
+    t->local = t->size;
+    t->nlead = 1;
+    t->lead_idx = t->me ? -1 : 0;
+    if (!symm_g.net)
+        return;
+    seen = calloc((size_t)symm_g.n_nodes, 1);
+    leaders = malloc((size_t)t->size * sizeof(int));
+    if (!seen || !leaders)
+        symm_fatal("shmem_team_split: out of memory for a team of %d PEs", t->size);
+    t->local = t->nlead = 0;
     for (int i = 0; i < t->size; i++) {
-        int node = symm_g.node[symm_team_pe(t, i)], first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = symm_g.node[symm_team_pe(t, j)] != node;
-        if (node != mine)
+        int node = symm_g.node[symm_team_pe(t, i)];
+        if (node != symm_g.my_node)
             t->net = 1;
         else if (t->local++ == 0)
             t->lead = i;
-        t->nlead += first;
+        if (!seen[node]) {
+            seen[node] = 1;
+            if (i == t->me)
+                t->lead_idx = t->nlead;
+            leaders[t->nlead++] = i;
+        }
     }
-    if (!t->net)
-        return;
-    t->leaders = malloc((size_t)t->nlead * sizeof(int));
-    if (!t->leaders)
-        symm_fatal("shmem_team_split: out of memory for a team of %d nodes", t->nlead);
-    t->nlead = 0;
-    for (int i = 0; i < t->size; i++) {
-        int node = symm_g.node[symm_team_pe(t, i)], first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = symm_g.node[symm_team_pe(t, j)] != node;
-        if (!first)
-            continue;
-        if (i == t->me)
-            t->lead_idx = t->nlead;
-        t->leaders[t->nlead++] = i;
-    }
+    free(seen);
+    if (t->net)
+        t->leaders = leaders;
+    else
+        free(leaders);
 }
 
 void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
@@ -61,15 +61,11 @@ void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int 
 
 void symm_team_init(void)
 {
-    int first = symm_g.my_pe, last = symm_g.my_pe;
+    int first = symm_g.win_first;
 
-    /* SHMEM_TEAM_SHARED: the PEs of this node (consecutive). */
-    while (first > 0 && symm_g.node[first - 1] == symm_g.my_node)
-        first--;
-    while (last + 1 < symm_g.n_pes && symm_g.node[last + 1] == symm_g.my_node)
-        last++;
+    /* SHMEM_TEAM_SHARED: the PEs of this node. */
     symm_team_set(&symm_team_world, 0, 1, symm_g.n_pes, symm_g.my_pe, 0, "SHMEM_TEAM_WORLD");
-    symm_team_set(&symm_team_shared, first, 1, last - first + 1, symm_g.my_pe - first, 1,
+    symm_team_set(&symm_team_shared, first, 1, symm_g.win_n, symm_g.my_pe - first, 1,
                   "SHMEM_TEAM_SHARED");
     symm_g.slots_used = 3;
 }
