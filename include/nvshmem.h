@@ -21,20 +21,18 @@
  *    kernels; OpenSHMEM's shmem_barrier is the active-set form.
  *  - nvshmemx_signal_op(sig_addr, signal, sig_op, pe), host and device.
  *  - nvshmemx_collective_launch(func, grid, block, args, shared_mem, stream).
- *  - nvshmemx_init_attr(flags, attr) with the MPI-communicator or unique-id attributes
- *    (nvshmemx_get_uniqueid, nvshmemx_set_attr_uniqueid_args): shmem_init, the job being the
- *    launcher's (symmrun, or mpirun and srun through PMIx), each PE on its node rank's GPU,
- *    as NVSHMEM programs that call cudaSetDevice(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE)) or
- *    pick the GPU by OMPI_COMM_WORLD_LOCAL_RANK expect.
+ *  - nvshmemx_init_attr(flags, attr): with a unique id (nvshmemx_get_uniqueid,
+ *    nvshmemx_set_attr_uniqueid_args) the processes of any launcher form the job; with an MPI
+ *    communicator (attr.mpi_comm = &comm) its ranks are the PEs; each PE on its node rank's
+ *    GPU, as NVSHMEM programs that call cudaSetDevice(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE))
+ *    or pick the GPU by OMPI_COMM_WORLD_LOCAL_RANK expect.
  *
  * Host collectives on device memory (nvshmem_int_sum_reduce, _broadcast, _fcollect, _alltoall
  * from the host) run on the GPU and are complete on return, as in NVSHMEM (docs/gpu.md).
  *
  * Not (yet) there: collectives at thread and warp scope in kernels (block scope is there),
  * multicast (nvshmemx_mc_ptr), half and bfloat16 types, host buffer registration (a compile
- * error where a program names them), and jobs that are a subset of the launcher's processes:
- * a unique-id start that names other ranks ends the job, but the communicator of an MPI start
- * is not looked at and must be MPI_COMM_WORLD.
+ * error where a program names them).
  */
 #ifndef SYMM_NVSHMEM_H
 #define SYMM_NVSHMEM_H
@@ -86,62 +84,17 @@
 #define nvshmem_free shmemx_free_device
 
 /* ---- Start ---------------------------------------------------------------------------------- */
-#define NVSHMEMX_INIT_THREAD_PES 1
-#define NVSHMEMX_INIT_WITH_MPI_COMM (1 << 1)
-#define NVSHMEMX_INIT_WITH_SHMEM (1 << 2)
-#define NVSHMEMX_INIT_WITH_UNIQUEID (1 << 3)
-
-/* The unique-id start (an id made by rank 0 and broadcast by the program, over MPI): the id
- * and the attributes are accepted and the job is the launcher's, whose ranks are the MPI
- * ranks of MPI_COMM_WORLD under mpirun. */
-typedef struct {
-    int version;
-    char internal[124];
-} nvshmemx_uniqueid_t;
-#define NVSHMEMX_UNIQUEID_INITIALIZER {1, {0}}
-
-typedef struct {
-    int version;
-    void *mpi_comm;
-    struct {
-        int myrank;
-        int nranks;
-        nvshmemx_uniqueid_t *uid;
-    } uid_args;
-    char reserved[96];
-} nvshmemx_init_attr_t;
-#define NVSHMEMX_INIT_ATTR_INITIALIZER {1, NULL, {0, 0, NULL}, {0}}
-
-static inline int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *id)
-{
-    const nvshmemx_uniqueid_t fresh = NVSHMEMX_UNIQUEID_INITIALIZER;
-
-    *id = fresh;
-    return NVSHMEMX_SUCCESS;
-}
-
-static inline int nvshmemx_set_attr_uniqueid_args(int myrank, int nranks,
-                                                  nvshmemx_uniqueid_t *id,
-                                                  nvshmemx_init_attr_t *attr)
-{
-    attr->uid_args.myrank = myrank;
-    attr->uid_args.nranks = nranks;
-    attr->uid_args.uid = id;
-    return NVSHMEMX_SUCCESS;
-}
-
-/* Starts the job as shmem_init does; a unique-id start whose ranks differ from the job's
- * ends it with a message (symm cannot run a subset of the launcher's processes). */
-static inline int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr)
-{
-    shmem_init();
-    if ((flags & NVSHMEMX_INIT_WITH_UNIQUEID) && attr &&
-        (attr->uid_args.myrank != shmem_my_pe() || attr->uid_args.nranks != shmem_n_pes()))
-        shmemx_gpu_fail("nvshmemx_init_attr", "the unique-id arguments name another rank or "
-                                              "job size than the launcher's: start every "
-                                              "process of the job under one mpirun or srun");
-    return NVSHMEMX_SUCCESS;
-}
+/* nvshmemx_init_attr, nvshmemx_get_uniqueid, nvshmemx_set_attr_uniqueid_args and their types
+ * are shmemx_'s (shmemx.h), with NVSHMEM's layouts: a unique id joins processes of any
+ * launcher (torchrun, mp.spawn), an MPI communicator (MPI_COMM_WORLD or a part of it) makes
+ * its ranks the PEs. */
+#define NVSHMEMX_INIT_THREAD_PES SHMEMX_INIT_THREAD_PES
+#define NVSHMEMX_INIT_WITH_MPI_COMM SHMEMX_INIT_WITH_MPI_COMM
+#define NVSHMEMX_INIT_WITH_SHMEM SHMEMX_INIT_WITH_SHMEM
+#define NVSHMEMX_INIT_WITH_UNIQUEID SHMEMX_INIT_WITH_UNIQUEID
+#define NVSHMEMX_UNIQUEID_INITIALIZER SHMEMX_UNIQUEID_INITIALIZER
+#define NVSHMEMX_UNIQUEID_ARGS_INITIALIZER SHMEMX_UNIQUEID_ARGS_INITIALIZER
+#define NVSHMEMX_INIT_ATTR_INITIALIZER SHMEMX_INIT_ATTR_INITIALIZER
 
 /* ---- Team barrier and signal operation ------------------------------------------------------ */
 SYMM_NV_FN int symm_nv_barrier(shmem_team_t team)

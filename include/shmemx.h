@@ -27,6 +27,54 @@ void *shmemx_heap_base(int pe);
 /* Bytes each PE may allocate from its symmetric heap (SHMEM_SYMMETRIC_SIZE). */
 size_t shmemx_heap_size(void);
 
+/* ---- Starting under any launcher: a unique id or an MPI communicator -------------------------
+ * Processes started by symmrun, mpirun or srun call shmem_init. Processes started by anything
+ * else (torchrun, mp.spawn, a script) join one job through a unique id: one of them makes it
+ * (shmemx_get_uniqueid), the program hands it to the others (through torch.distributed, a
+ * file, MPI), and every process calls shmemx_set_attr_uniqueid_args(rank, nranks, &id, &attr)
+ * and shmemx_init_attr(SHMEMX_INIT_WITH_UNIQUEID, &attr). A program that called MPI_Init
+ * passes a communicator instead (attr.mpi_comm = &comm, SHMEMX_INIT_WITH_MPI_COMM), all of
+ * MPI_COMM_WORLD or a part of it; its ranks become the PEs. The layouts are NVSHMEM 3.4's. */
+typedef struct {
+    int version;
+    char internal[124];
+} shmemx_uniqueid_t;
+#define SHMEMX_UNIQUEID_INITIALIZER {(1 << 16) + 128, {0}}
+
+typedef struct {
+    int version;
+    shmemx_uniqueid_t *id;
+    int myrank;
+    int nranks;
+} shmemx_uniqueid_args_t;
+#define SHMEMX_UNIQUEID_ARGS_INITIALIZER {(1 << 16) + (int)sizeof(shmemx_uniqueid_args_t), 0, -1, -1}
+
+typedef struct {
+    int version;
+    shmemx_uniqueid_args_t uid_args;
+    char content[96];
+} shmemx_init_args_t;
+
+typedef struct {
+    int version;
+    void *mpi_comm; /* points to an MPI_Comm */
+    shmemx_init_args_t args;
+} shmemx_init_attr_t;
+#define SHMEMX_INIT_ATTR_INITIALIZER {(1 << 16) + (int)sizeof(shmemx_init_attr_t), 0, {0, {0, 0, -1, -1}, {0}}}
+
+#define SHMEMX_INIT_THREAD_PES 1
+#define SHMEMX_INIT_WITH_MPI_COMM (1 << 1)
+#define SHMEMX_INIT_WITH_SHMEM (1 << 2)
+#define SHMEMX_INIT_WITH_UNIQUEID (1 << 3)
+
+/* A fresh id; the calling process serves the job's start, so it must be one of the job. */
+int shmemx_get_uniqueid(shmemx_uniqueid_t *id);
+int shmemx_set_attr_uniqueid_args(int myrank, int nranks, shmemx_uniqueid_t *id,
+                                  shmemx_init_attr_t *attr);
+/* Starts the job as shmem_init does, joined by the unique id or the MPI communicator that
+ * `flags` names (SHMEMX_INIT_WITH_SHMEM: as shmem_init). Returns 0. */
+int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
+
 /* OpenSHMEM 1.6 scans over a team: dest on team PE i holds source summed over PEs 0..i
  * (inscan) or 0..i-1 (exscan; zero on PE 0). Collective; returns 0. */
 #define SYMMX_DECL_SCAN(NAME, T)                                                                 \

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boot/boot.h"
 #include "core/state.h"
 #include "gpu/gpu.h"
 #include "shmemx.h"
@@ -27,6 +28,65 @@ SYMM_EXPORT int shmem_init_thread(int requested, int *provided)
     symm_init("shmem_init_thread", requested);
     if (provided)
         *provided = symm_g.thread_level;
+    return 0;
+}
+
+SYMM_EXPORT int shmemx_get_uniqueid(shmemx_uniqueid_t *id)
+{
+    symm_status_t st;
+
+    if (!id)
+        symm_fatal("shmemx_get_uniqueid(id=NULL): no id to fill");
+    id->version = (1 << 16) + (int)sizeof(*id);
+    st = symm_boot_uid_make(id->internal);
+    if (st != SYMM_OK)
+        symm_fatal("shmemx_get_uniqueid: cannot make a unique id: %s", symm_status_str(st));
+    return 0;
+}
+
+SYMM_EXPORT int shmemx_set_attr_uniqueid_args(int myrank, int nranks, shmemx_uniqueid_t *id,
+                                              shmemx_init_attr_t *attr)
+{
+    if (!attr || !id)
+        symm_fatal("shmemx_set_attr_uniqueid_args(myrank=%d, nranks=%d): %s is NULL", myrank,
+                   nranks, attr ? "id" : "attr");
+    attr->version = (1 << 16) + (int)sizeof(*attr);
+    attr->args.version = (1 << 16) + (int)sizeof(attr->args);
+    attr->args.uid_args.version = (1 << 16) + (int)sizeof(attr->args.uid_args);
+    attr->args.uid_args.id = id;
+    attr->args.uid_args.myrank = myrank;
+    attr->args.uid_args.nranks = nranks;
+    return 0;
+}
+
+SYMM_EXPORT int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr)
+{
+    const unsigned known = SHMEMX_INIT_THREAD_PES | SHMEMX_INIT_WITH_MPI_COMM |
+                           SHMEMX_INIT_WITH_SHMEM | SHMEMX_INIT_WITH_UNIQUEID;
+
+    if (flags & ~known)
+        symm_fatal("shmemx_init_attr(flags=%#x): unknown flags %#x", flags, flags & ~known);
+    if ((flags & SHMEMX_INIT_WITH_UNIQUEID) && (flags & SHMEMX_INIT_WITH_MPI_COMM))
+        symm_fatal("shmemx_init_attr(flags=%#x): a unique id and an MPI communicator at once",
+                   flags);
+    if ((flags & (SHMEMX_INIT_WITH_UNIQUEID | SHMEMX_INIT_WITH_MPI_COMM)) && !attr)
+        symm_fatal("shmemx_init_attr(flags=%#x): attr is NULL", flags);
+    if (flags & SHMEMX_INIT_WITH_UNIQUEID) {
+        const shmemx_uniqueid_args_t *u = &attr->args.uid_args;
+
+        if (!u->id)
+            symm_fatal("shmemx_init_attr: no unique id in attr (call "
+                       "shmemx_set_attr_uniqueid_args)");
+        if (u->nranks < 1 || u->myrank < 0 || u->myrank >= u->nranks)
+            symm_fatal("shmemx_init_attr: rank %d of a job of %d ranks", u->myrank, u->nranks);
+        symm_boot_req = (symm_boot_request_t){.how = SYMM_BOOT_UID, .uid = u->id->internal,
+                                              .rank = u->myrank, .size = u->nranks};
+    } else if (flags & SHMEMX_INIT_WITH_MPI_COMM) {
+        if (!attr->mpi_comm)
+            symm_fatal("shmemx_init_attr: attr->mpi_comm is NULL (point it to an MPI_Comm)");
+        symm_boot_req = (symm_boot_request_t){.how = SYMM_BOOT_MPI, .mpi_comm = attr->mpi_comm};
+    }
+    symm_init("shmemx_init_attr", SHMEM_THREAD_SINGLE);
     return 0;
 }
 

@@ -13,13 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "mpi" (a communicator handed over) joins this table. */
+symm_boot_request_t symm_boot_req;
+
 static const struct {
     const char *name;
     symm_status_t (*init)(const symm_boot_ops_t **out);
 } boots[] = {
     {"single", symm_boot_single_init},
     {"launcher", symm_boot_launcher_init},
+    {"uid", symm_boot_uid_init},
+    {"mpi", symm_boot_mpi_init},
 #if SYMM_HAVE_PMIX
     {"pmix", symm_boot_pmix_init},
 #endif
@@ -36,7 +39,9 @@ symm_status_t symm_boot_init(const symm_boot_ops_t **out)
 {
     const char *name = getenv("SYMM_BOOT");
 
-    if (!name || !*name) {
+    if (symm_boot_req.how != SYMM_BOOT_ENV)
+        name = symm_boot_req.how == SYMM_BOOT_UID ? "uid" : "mpi";
+    else if (!name || !*name) {
         name = "single";
         if (!getenv("PMIX_RANK") && (env_gt1("PMI_SIZE") || env_gt1("OMPI_COMM_WORLD_SIZE") ||
                                      env_gt1("SLURM_STEP_NUM_TASKS"))) {
@@ -59,7 +64,8 @@ symm_status_t symm_boot_init(const symm_boot_ops_t **out)
     for (size_t i = 0; i < sizeof(boots) / sizeof(boots[0]); i++)
         if (!strcmp(name, boots[i].name))
             return boots[i].init(out);
-    fprintf(stderr, "symm: unknown bootstrap SYMM_BOOT='%s' (known: single, launcher%s)\n", name,
+    fprintf(stderr, "symm: unknown bootstrap SYMM_BOOT='%s' (known: single, launcher%s; uid "
+                    "and mpi are chosen by shmemx_init_attr)\n", name,
             SYMM_HAVE_PMIX ? ", pmix" : "");
     return SYMM_ERR_INVALID;
 }

@@ -2,9 +2,11 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Bootstrap interface: how a PE learns its rank and size and exchanges setup data with the
- * other PEs of its job before the symmetric heap exists. One implementation per launcher:
- * `launcher` (symmrun's private Unix socket) and `single` (a program started alone is a job
- * of one PE). The core calls only these ops; all of them are collective except abort.
+ * other PEs of its job before the symmetric heap exists. One implementation per way of
+ * starting: `launcher` (symmrun's private Unix socket), `pmix` (mpirun, srun), `uid` (processes
+ * started by anything else, joined by a unique id), `mpi` (an MPI communicator the program
+ * hands over) and `single` (a program started alone is a job of one PE). The core calls only
+ * these ops; all of them are collective except abort.
  */
 #ifndef SYMM_BOOT_H
 #define SYMM_BOOT_H
@@ -17,12 +19,16 @@ typedef struct symm_boot_ops {
     const char *name;
     int rank;
     int size;
+    /* The host of every rank, numbered in order of first appearance; NULL: all share one. */
+    const int *host;
     /* Every PE contributes `len` bytes; `out` receives size * len bytes in rank order. */
     symm_status_t (*allgather)(const void *in, size_t len, void *out);
     symm_status_t (*barrier)(void);
-    /* Every PE contributes `n` file descriptors; `out` receives size * n descriptors in rank
-     * order, each a new descriptor of this process (the caller's own entries included). */
-    symm_status_t (*exchange_fds)(const int *fds, int n, int *out);
+    /* Collective over the job, exchanged within groups of one host: every PE contributes `n`
+     * file descriptors to the group of ranks [first, first + count) it belongs to; `out`
+     * (size * n entries, in rank order) receives each member's as a new descriptor of this
+     * process (the caller's own included), -1 for ranks outside the group. */
+    symm_status_t (*exchange_fds)(const int *fds, int n, int first, int count, int *out);
     /* Bring the whole job down: the launcher stops every other PE and exits with `status`.
      * Returns only where there is no launcher to tell. */
     void (*abort)(int status, const char *why);
@@ -38,5 +44,39 @@ symm_status_t symm_boot_init(const symm_boot_ops_t **out);
 symm_status_t symm_boot_single_init(const symm_boot_ops_t **out);
 symm_status_t symm_boot_launcher_init(const symm_boot_ops_t **out);
 symm_status_t symm_boot_pmix_init(const symm_boot_ops_t **out);
+symm_status_t symm_boot_uid_init(const symm_boot_ops_t **out);
+symm_status_t symm_boot_mpi_init(const symm_boot_ops_t **out);
+
+/* How the program asked to start (shmemx_init_attr): the bootstrap symm_boot_init takes
+ * instead of the environment's, and its argument (the unique id and this process's rank and
+ * job size; the MPI communicator). */
+typedef enum { SYMM_BOOT_ENV, SYMM_BOOT_UID, SYMM_BOOT_MPI } symm_boot_how_t;
+typedef struct symm_boot_request {
+    symm_boot_how_t how;
+    const void *uid; /* SYMM_BOOT_UID_BYTES bytes */
+    int rank, size;
+    void *mpi_comm; /* points to the program's MPI_Comm */
+} symm_boot_request_t;
+extern symm_boot_request_t symm_boot_req;
+
+/* What the mpi plugin (libsymm_mpi.so, built against the program's MPI) lends the `mpi`
+ * bootstrap: collectives over a duplicate of the program's communicator. Calls return 0 on
+ * success. */
+typedef struct symm_boot_mpi_fns {
+    int rank;
+    int size;
+    int (*allgather)(const void *in, size_t len, void *out);
+    int (*barrier)(void);
+    void (*abort)(int status);
+    void (*finalize)(void);
+} symm_boot_mpi_fns_t;
+#define SYMM_BOOT_MPI_OPEN "symm_boot_mpi_open"
+typedef int (*symm_boot_mpi_open_t)(void *comm, symm_boot_mpi_fns_t *out, char *why,
+                                    size_t why_len);
+
+/* The unique id (shmemx_uniqueid_t's internal bytes): made by one process of the job, which
+ * then serves the rendezvous; the others reach it at the address it holds. */
+#define SYMM_BOOT_UID_BYTES 124
+symm_status_t symm_boot_uid_make(void *uid);
 
 #endif

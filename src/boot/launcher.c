@@ -156,7 +156,9 @@ static symm_status_t recv_fds(int *out, int total)
     return broken("exchange_fds", err ? err : -EBADMSG);
 }
 
-static symm_status_t launcher_exchange_fds(const int *fds, int n, int *out)
+/* symmrun passes every PE's descriptors to every PE (one host); those of other groups are
+ * closed here. */
+static symm_status_t launcher_exchange_fds(const int *fds, int n, int first, int count, int *out)
 {
     struct symm_boot_hdr h = {.type = SYMM_BOOT_FDS, .rank = launcher_ops.rank};
     long long total = (long long)n * launcher_ops.size;
@@ -172,9 +174,14 @@ static symm_status_t launcher_exchange_fds(const int *fds, int n, int *out)
     if (st)
         return st;
     st = recv_reply("exchange_fds", SYMM_BOOT_FDS, symm_boot_fd_chunks((uint64_t)total));
-    if (st)
-        return st;
-    return recv_fds(out, (int)total);
+    if (st == SYMM_OK)
+        st = recv_fds(out, (int)total);
+    for (int r = 0; st == SYMM_OK && r < launcher_ops.size; r++)
+        for (int i = 0; (r < first || r >= first + count) && i < n; i++) {
+            close(out[(size_t)r * n + i]);
+            out[(size_t)r * n + i] = -1;
+        }
+    return st;
 }
 
 static int64_t now_ms(void)

@@ -26,9 +26,9 @@ static symm_status_t single_barrier(void)
     return SYMM_OK;
 }
 
-static symm_status_t single_exchange_fds(const int *fds, int n, int *out)
+static symm_status_t single_exchange_fds(const int *fds, int n, int first, int count, int *out)
 {
-    if (n < 0)
+    if (n < 0 || first != 0 || count != 1)
         return SYMM_ERR_INVALID;
     for (int i = 0; i < n; i++) {
         out[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 0);

@@ -96,7 +96,7 @@ symm_status_t symm_heap_init(void)
         goto out;
     st = symm_g.boot->allgather(&data_len, sizeof(data_len), lens);
     if (st == SYMM_OK)
-        st = symm_g.boot->exchange_fds(fds, 2, all);
+        st = symm_g.boot->exchange_fds(fds, 2, symm_g.win_first, symm_g.win_n, all);
     if (st != SYMM_OK)
         goto out;
     /* PEs of this node are mapped; the others are reached over the network. */
@@ -117,7 +117,8 @@ out_sys:
     st = SYMM_ERR_SYS;
 out:
     for (int i = 0; all && i < 2 * n; i++)
-        close(all[i]);
+        if (all[i] >= 0)
+            close(all[i]);
     if (fds[1] != symm_g.heap_fd)
         close(fds[1]);
     free(all);

@@ -252,18 +252,37 @@ uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, in
 void symm_nodes_init(void)
 {
     long k = symm_g.params.nodes;
-    int n = symm_g.n_pes;
+    int n = symm_g.n_pes, hosts = 1;
+    const int *host = symm_g.boot->host;
 
+    for (int pe = 0; host && pe < n; pe++)
+        if (host[pe] + 1 > hosts)
+            hosts = host[pe] + 1;
     if (k > n)
         symm_fatal("shmem_init: SYMM_NODES=%ld asks for more nodes than the job has PEs (%d)", k,
                    n);
-    symm_g.n_nodes = k > 1 ? (int)k : 1;
+    if (k > 1 && hosts > 1)
+        symm_fatal("shmem_init: SYMM_NODES=%ld cuts a job of one host into virtual nodes, and "
+                   "this job runs on %d hosts", k, hosts);
+    symm_g.n_nodes = k > 1 ? (int)k : hosts;
     symm_g.node = malloc((size_t)n * sizeof(int));
     if (!symm_g.node)
         symm_fatal("shmem_init: out of memory for %d node numbers", n);
-    /* Node j holds PEs [ceil(j n / K), ceil((j + 1) n / K)), as symmrun --nodes numbers them. */
-    for (int pe = 0; pe < n; pe++)
-        symm_g.node[pe] = (int)((long)pe * symm_g.n_nodes / n);
+    /* Virtual node j holds PEs [ceil(j n / K), ceil((j + 1) n / K)), as symmrun --nodes
+     * numbers them; hosts are nodes as they come, each a run of consecutive PEs. */
+    for (int pe = 0; pe < n; pe++) {
+        symm_g.node[pe] = hosts > 1 ? host[pe] : (int)((long)pe * symm_g.n_nodes / n);
+        if (pe > 0 && symm_g.node[pe] < symm_g.node[pe - 1]) {
+            int q = 0;
+
+            while (symm_g.node[q] != symm_g.node[pe])
+                q++;
+            symm_fatal("shmem_init: the PEs of a host must be consecutive ranks: pe %d runs on "
+                       "the host of pe %d, and pe %d between them on another (place ranks by "
+                       "slot or block: mpirun --map-by slot, srun --distribution=block)", pe, q,
+                       pe - 1);
+        }
+    }
     symm_g.my_node = symm_g.node[symm_g.my_pe];
     symm_g.net = symm_g.n_nodes > 1;
     symm_g.win_first = symm_g.my_pe;

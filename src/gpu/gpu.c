@@ -265,7 +265,7 @@ static void share_last(const char *call)
         symm_fatal("%s: out of host memory", call);
     SYMM_CU_CHECK(call, symm_cu.cuMemExportToShareableHandle(
                             &fd, c->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-    st = symm_g.boot->exchange_fds(&fd, 1, all);
+    st = symm_g.boot->exchange_fds(&fd, 1, symm_g.win_first, symm_g.win_n, all);
     if (st != SYMM_OK)
         symm_fatal("%s: cannot pass the device heap to the other PEs: %s", call,
                    symm_status_str(st));

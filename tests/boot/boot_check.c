@@ -88,11 +88,13 @@ static void check_allgather(void)
     }
 }
 
-/* Each PE passes n descriptors of one memfd holding its rank; every received one must read
- * back its sender's rank. */
-static void check_fds(int n)
+/* Each PE passes n descriptors of one memfd holding its rank to the PEs of its group (runs
+ * of g consecutive ranks); every received one must read back its sender's rank, and no
+ * descriptor may come from outside the group. */
+static void check_fds_in(int n, int g)
 {
     int fd = memfd_create("boot_check", MFD_CLOEXEC), got;
+    int first = me / g * g, count = npes - first < g ? npes - first : g;
     int *mine = malloc(sizeof(int) * (size_t)(n + 1));
     int *all = malloc(sizeof(int) * (size_t)(n * npes + 1));
 
@@ -100,11 +102,15 @@ static void check_fds(int n)
     CHECK(pwrite(fd, &me, sizeof(me), 0) == sizeof(me));
     for (int i = 0; i < n; i++)
         mine[i] = fd;
-    CHECK(!boot->exchange_fds(mine, n, all));
+    CHECK(!boot->exchange_fds(mine, n, first, count, all));
     for (int p = 0; p < npes; p++) {
         for (int i = 0; i < n; i++) {
             int d = all[p * n + i];
 
+            if (p < first || p >= first + count) {
+                CHECK(d == -1);
+                continue;
+            }
             CHECK(d >= 0 && d != fd);
             CHECK(pread(d, &got, sizeof(got), 0) == sizeof(got) && got == p);
             close(d);
@@ -115,6 +121,11 @@ static void check_fds(int n)
     free(all);
 }
 
+static void check_fds(int n)
+{
+    check_fds_in(n, npes);
+}
+
 static int check_all(void)
 {
     start();
@@ -123,6 +134,8 @@ static int check_all(void)
         CHECK(!boot->barrier());
     check_fds(1);
     check_fds(0);
+    check_fds_in(2, 2);
+    check_fds_in(1, 3);
     /* More than one chunk (250) each; kept to few PEs so the descriptor limit holds. */
     if (npes <= 3)
         check_fds(260);
