@@ -1332,36 +1332,36 @@ void pshmem_ctx_ptrdiff_atomic_fetch_add_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, 
                                              ptrdiff_t value, int pe);
 void pshmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value,
                                          int pe);
-int pshmem_int_cswap(int *dest, int cond, int value, int pe);
-int pshmem_int_fadd(int *dest, int value, int pe);
-int pshmem_int_finc(int *dest, int pe);
-void pshmem_int_add(int *dest, int value, int pe);
-void pshmem_int_inc(int *dest, int pe);
-long pshmem_long_cswap(long *dest, long cond, long value, int pe);
-long pshmem_long_fadd(long *dest, long value, int pe);
-long pshmem_long_finc(long *dest, int pe);
-void pshmem_long_add(long *dest, long value, int pe);
-void pshmem_long_inc(long *dest, int pe);
-long long pshmem_longlong_cswap(long long *dest, long long cond, long long value, int pe);
-long long pshmem_longlong_fadd(long long *dest, long long value, int pe);
-long long pshmem_longlong_finc(long long *dest, int pe);
-void pshmem_longlong_add(long long *dest, long long value, int pe);
-void pshmem_longlong_inc(long long *dest, int pe);
-int pshmem_int_swap(int *dest, int value, int pe);
-int pshmem_int_fetch(const int *source, int pe);
-void pshmem_int_set(int *dest, int value, int pe);
-long pshmem_long_swap(long *dest, long value, int pe);
-long pshmem_long_fetch(const long *source, int pe);
-void pshmem_long_set(long *dest, long value, int pe);
-long long pshmem_longlong_swap(long long *dest, long long value, int pe);
-long long pshmem_longlong_fetch(const long long *source, int pe);
-void pshmem_longlong_set(long long *dest, long long value, int pe);
 float pshmem_float_swap(float *dest, float value, int pe);
 float pshmem_float_fetch(const float *source, int pe);
 void pshmem_float_set(float *dest, float value, int pe);
 double pshmem_double_swap(double *dest, double value, int pe);
 double pshmem_double_fetch(const double *source, int pe);
 void pshmem_double_set(double *dest, double value, int pe);
+int pshmem_int_cswap(int *dest, int cond, int value, int pe);
+int pshmem_int_fadd(int *dest, int value, int pe);
+int pshmem_int_finc(int *dest, int pe);
+void pshmem_int_add(int *dest, int value, int pe);
+void pshmem_int_inc(int *dest, int pe);
+int pshmem_int_swap(int *dest, int value, int pe);
+int pshmem_int_fetch(const int *source, int pe);
+void pshmem_int_set(int *dest, int value, int pe);
+long pshmem_long_cswap(long *dest, long cond, long value, int pe);
+long pshmem_long_fadd(long *dest, long value, int pe);
+long pshmem_long_finc(long *dest, int pe);
+void pshmem_long_add(long *dest, long value, int pe);
+void pshmem_long_inc(long *dest, int pe);
+long pshmem_long_swap(long *dest, long value, int pe);
+long pshmem_long_fetch(const long *source, int pe);
+void pshmem_long_set(long *dest, long value, int pe);
+long long pshmem_longlong_cswap(long long *dest, long long cond, long long value, int pe);
+long long pshmem_longlong_fadd(long long *dest, long long value, int pe);
+long long pshmem_longlong_finc(long long *dest, int pe);
+void pshmem_longlong_add(long long *dest, long long value, int pe);
+void pshmem_longlong_inc(long long *dest, int pe);
+long long pshmem_longlong_swap(long long *dest, long long value, int pe);
+long long pshmem_longlong_fetch(const long long *source, int pe);
+void pshmem_longlong_set(long long *dest, long long value, int pe);
 long pshmem_swap(long *dest, long value, int pe);
 void pshmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
@@ -2521,63 +2521,6 @@ void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t
                         int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                         int PE_start, int logPE_stride, int PE_size, long *pSync);
-void pshmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_short_or_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_short_xor_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_int_and_to_all(int *dest, const int *source, int nreduce, int PE_start,
-                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
-void pshmem_int_or_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
-                          int PE_size, int *pWrk, long *pSync);
-void pshmem_int_xor_to_all(int *dest, const int *source, int nreduce, int PE_start,
-                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
-void pshmem_long_and_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_long_or_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_long_xor_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_longlong_and_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
-                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-void pshmem_longlong_or_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
-                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-void pshmem_longlong_xor_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
-                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-void pshmem_short_max_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_short_min_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_short_sum_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_short_prod_to_all(short *dest, const short *source, int nreduce, int PE_start,
-                              int logPE_stride, int PE_size, short *pWrk, long *pSync);
-void pshmem_int_max_to_all(int *dest, const int *source, int nreduce, int PE_start,
-                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
-void pshmem_int_min_to_all(int *dest, const int *source, int nreduce, int PE_start,
-                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
-void pshmem_int_sum_to_all(int *dest, const int *source, int nreduce, int PE_start,
-                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
-void pshmem_int_prod_to_all(int *dest, const int *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, int *pWrk, long *pSync);
-void pshmem_long_max_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_long_min_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_long_sum_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_long_prod_to_all(long *dest, const long *source, int nreduce, int PE_start,
-                             int logPE_stride, int PE_size, long *pWrk, long *pSync);
-void pshmem_longlong_max_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
-                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-void pshmem_longlong_min_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
-                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-void pshmem_longlong_sum_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
-                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-void pshmem_longlong_prod_to_all(long long *dest, const long long *source, int nreduce,
-                                 int PE_start, int logPE_stride, int PE_size, long long *pWrk,
-                                 long *pSync);
 void pshmem_float_max_to_all(float *dest, const float *source, int nreduce, int PE_start,
                              int logPE_stride, int PE_size, float *pWrk, long *pSync);
 void pshmem_float_min_to_all(float *dest, const float *source, int nreduce, int PE_start,
@@ -2606,6 +2549,63 @@ void pshmem_longdouble_sum_to_all(long double *dest, const long double *source, 
 void pshmem_longdouble_prod_to_all(long double *dest, const long double *source, int nreduce,
                                    int PE_start, int logPE_stride, int PE_size, long double *pWrk,
                                    long *pSync);
+void pshmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_short_or_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_short_xor_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_short_max_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_short_min_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_short_sum_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_short_prod_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                              int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void pshmem_int_and_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void pshmem_int_or_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                          int PE_size, int *pWrk, long *pSync);
+void pshmem_int_xor_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void pshmem_int_max_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void pshmem_int_min_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void pshmem_int_sum_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void pshmem_int_prod_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void pshmem_long_and_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_long_or_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_long_xor_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_long_max_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_long_min_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_long_sum_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_long_prod_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void pshmem_longlong_and_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void pshmem_longlong_or_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void pshmem_longlong_xor_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void pshmem_longlong_max_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void pshmem_longlong_min_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void pshmem_longlong_sum_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void pshmem_longlong_prod_to_all(long long *dest, const long long *source, int nreduce,
+                                 int PE_start, int logPE_stride, int PE_size, long long *pWrk,
+                                 long *pSync);
 void pshmem_complexd_sum_to_all(symm_complexd_t *dest, const symm_complexd_t *source, int nreduce,
                                 int PE_start, int logPE_stride, int PE_size, symm_complexd_t *pWrk,
                                 long *pSync);

@@ -165,7 +165,6 @@ SYMM_TYPES(SYMM_DECL_RMA_ROW, _)
                               ptrdiff_t sst, size_t nelems, int pe);                            \
     void shmem_iget##SIZE(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,         \
                           size_t nelems, int pe);
-#define SYMM_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 SYMM_SIZES(SYMM_DECL_SIZED)
 
 void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nbytes, int pe);
@@ -249,8 +248,8 @@ void shmem_ctx_destroy(shmem_ctx_t ctx);
     SYMM_IF_##BIT(SYMM_DECL_AMO_BIT(NAME, T))
 SYMM_TYPES(SYMM_DECL_AMO_ROW, _)
 
-/* Deprecated atomic names (OpenSHMEM 1.3), for int, long and long long (and float and double
- * for swap, fetch and set). */
+/* Deprecated atomic names (OpenSHMEM 1.3), for the rows with OLD set: swap, fetch and set, and
+ * where the row has the standard atomics, cswap, fadd, finc, add and inc. */
 #define SYMM_DECL_AMO_OLD_INT(NAME, T)                                                           \
     T shmem_##NAME##_cswap(T *dest, T cond, T value, int pe);                                   \
     T shmem_##NAME##_fadd(T *dest, T value, int pe);                                            \
@@ -261,14 +260,10 @@ SYMM_TYPES(SYMM_DECL_AMO_ROW, _)
     T shmem_##NAME##_swap(T *dest, T value, int pe);                                            \
     T shmem_##NAME##_fetch(const T *source, int pe);                                            \
     void shmem_##NAME##_set(T *dest, T value, int pe);
-SYMM_DECL_AMO_OLD_INT(int, int)
-SYMM_DECL_AMO_OLD_INT(long, long)
-SYMM_DECL_AMO_OLD_INT(longlong, long long)
-SYMM_DECL_AMO_OLD_ANY(int, int)
-SYMM_DECL_AMO_OLD_ANY(long, long)
-SYMM_DECL_AMO_OLD_ANY(longlong, long long)
-SYMM_DECL_AMO_OLD_ANY(float, float)
-SYMM_DECL_AMO_OLD_ANY(double, double)
+#define SYMM_DECL_AMO_OLD_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, \
+                              BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                              \
+    SYMM_IF_##OLD(SYMM_IF_##AMO(SYMM_DECL_AMO_OLD_INT(NAME, T)) SYMM_DECL_AMO_OLD_ANY(NAME, T))
+SYMM_TYPE_TABLE(SYMM_DECL_AMO_OLD_ROW, _)
 long shmem_swap(long *dest, long value, int pe);
 
 /* ---- Signals -------------------------------------------------------------------------------
@@ -416,15 +411,6 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
     SYMM_IF_##RMA(SYMM_DECL_COLL(NAME, T))
 SYMM_TYPES(SYMM_DECL_COLL_ROW, _)
 
-#define SYMM_DECL_REDUCE(NAME, T, OP)                                                            \
-    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
-                                     size_t nreduce);
-#define SYMM_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
-    SYMM_IF_##BITRED(SYMM_DECL_REDUCE(NAME, T, and) SYMM_DECL_REDUCE(NAME, T, or)              \
-                     SYMM_DECL_REDUCE(NAME, T, xor))                                            \
-    SYMM_IF_##MINMAX(SYMM_DECL_REDUCE(NAME, T, max) SYMM_DECL_REDUCE(NAME, T, min))            \
-    SYMM_IF_##SUMPROD(SYMM_DECL_REDUCE(NAME, T, sum) SYMM_DECL_REDUCE(NAME, T, prod))
-SYMM_TYPES(SYMM_DECL_REDUCE_ROW, _)
 /* The complex types of the sum and product reductions: float _Complex and double _Complex in
  * C; in C++ std::complex<float> and std::complex<double>, which have the same layout (the real
  * part, then the imaginary part) and are passed the same way, by address. */
@@ -435,10 +421,15 @@ typedef std::complex<double> symm_complexd_t;
 typedef float _Complex symm_complexf_t;
 typedef double _Complex symm_complexd_t;
 #endif
-SYMM_DECL_REDUCE(complexd, symm_complexd_t, sum)
-SYMM_DECL_REDUCE(complexd, symm_complexd_t, prod)
-SYMM_DECL_REDUCE(complexf, symm_complexf_t, sum)
-SYMM_DECL_REDUCE(complexf, symm_complexf_t, prod)
+#define SYMM_DECL_REDUCE(NAME, T, OP)                                                            \
+    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
+                                     size_t nreduce);
+#define SYMM_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,  \
+                             BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
+    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(SYMM_DECL_REDUCE, NAME, T))                           \
+    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMM_DECL_REDUCE, NAME, T))                            \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMM_DECL_REDUCE, NAME, T))
+SYMM_TYPE_TABLE(SYMM_DECL_REDUCE_ROW, _)
 
 /* ---- Active-set collectives (deprecated in OpenSHMEM 1.5, still supported) -----------------
  * The active set is PE_start + i * 2^logPE_stride, i < PE_size. pSync is a symmetric array of
@@ -482,26 +473,12 @@ void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t 
 #define SYMM_DECL_TO_ALL(NAME, T, OP)                                                            \
     void shmem_##NAME##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,      \
                                       int logPE_stride, int PE_size, T *pWrk, long *pSync);
-#define SYMM_DECL_TO_ALL_BIT(NAME, T)                                                            \
-    SYMM_DECL_TO_ALL(NAME, T, and) SYMM_DECL_TO_ALL(NAME, T, or) SYMM_DECL_TO_ALL(NAME, T, xor)
-#define SYMM_DECL_TO_ALL_ARITH(NAME, T)                                                          \
-    SYMM_DECL_TO_ALL(NAME, T, max) SYMM_DECL_TO_ALL(NAME, T, min)                              \
-    SYMM_DECL_TO_ALL(NAME, T, sum) SYMM_DECL_TO_ALL(NAME, T, prod)
-SYMM_DECL_TO_ALL_BIT(short, short)
-SYMM_DECL_TO_ALL_BIT(int, int)
-SYMM_DECL_TO_ALL_BIT(long, long)
-SYMM_DECL_TO_ALL_BIT(longlong, long long)
-SYMM_DECL_TO_ALL_ARITH(short, short)
-SYMM_DECL_TO_ALL_ARITH(int, int)
-SYMM_DECL_TO_ALL_ARITH(long, long)
-SYMM_DECL_TO_ALL_ARITH(longlong, long long)
-SYMM_DECL_TO_ALL_ARITH(float, float)
-SYMM_DECL_TO_ALL_ARITH(double, double)
-SYMM_DECL_TO_ALL_ARITH(longdouble, long double)
-SYMM_DECL_TO_ALL(complexd, symm_complexd_t, sum)
-SYMM_DECL_TO_ALL(complexd, symm_complexd_t, prod)
-SYMM_DECL_TO_ALL(complexf, symm_complexf_t, sum)
-SYMM_DECL_TO_ALL(complexf, symm_complexf_t, prod)
+#define SYMM_DECL_TO_ALL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,  \
+                             BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
+    SYMM_IF_##TOBIT(SYMM_OPS_BITWISE(SYMM_DECL_TO_ALL, NAME, T))                                \
+    SYMM_IF_##TOALL(SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMM_DECL_TO_ALL, NAME, T))                \
+                    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMM_DECL_TO_ALL, NAME, T)))
+SYMM_TYPE_TABLE(SYMM_DECL_TO_ALL_ROW, _)
 
 /* ---- Profiling interface -------------------------------------------------------------------
  * Every routine named shmem_X above and in shmemx.h answers to pshmem_X too (pshmem.h), which
@@ -513,214 +490,139 @@ void shmem_pcontrol(const int level, ...);
 
 /* ---- C11 type-generic selectors ------------------------------------------------------------
  * shmem_put(dest, source, nelems, pe) picks shmem_TYPE_put from the type of *dest; the same
- * names with a leading context argument pick the shmem_ctx_ forms. */
+ * names with a leading context argument pick the shmem_ctx_ forms. Atomics, signals and waits
+ * pick by the type of their first pointer, team collectives by the type of *dest. Each family
+ * takes the rows whose column is set and GEN (the bitwise families BGEN too). */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
     !defined(SYMM_BUILDING)
-#define SYMM_ARG5(a, b, c, d, e, ...) e
-#define SYMM_ARG6(a, b, c, d, e, f, ...) f
-#define SYMM_ARG8(a, b, c, d, e, f, g, h, ...) h
-/* One association per row with GEN and RMA set; OP names the routine. */
-#define SYMM_GEN_ROW(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)       \
-    SYMM_IF_##GEN(SYMM_IF_##RMA(T: shmem_##NAME##_##OP,))
-#define SYMM_GEN_ROW_CTX(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)   \
-    SYMM_IF_##GEN(SYMM_IF_##RMA(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_GEN_RMA(E, ROW, OP) _Generic((E), SYMM_TYPES(ROW, OP) default: symm_generic_no_such_type)
-#define SYMM_ARG5(a, b, c, d, e, ...) e
-#define SYMM_ARG6(a, b, c, d, e, f, ...) f
-#define SYMM_ARG8(a, b, c, d, e, f, g, h, ...) h
+#define SYMM_SEL_ANY_0(...)
+#define SYMM_SEL_ANY_1(...) __VA_ARGS__
+#define SYMM_SEL_BIT_00(...)
+#define SYMM_SEL_BIT_10(...) __VA_ARGS__
+#define SYMM_SEL_BIT_01(...) __VA_ARGS__
+/* SYMM_ROW_<FAMILY>[_CTX](OP, row...): the association of one row, or nothing. */
+#define SYMM_ROW_(P, COL, SEL, OP, NAME, T) SYMM_SEL_##SEL(SYMM_IF_##COL(T: P##NAME##_##OP, ))
+#define SYMM_ROW_FAMILY(FAM, P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,  \
+                        GEN, BGEN, ...)                                                         \
+    SYMM_ROW_FAMILY_##FAM(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,    \
+                          GEN, BGEN)
+#define SYMM_ROW_FAMILY_RMA(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
+                            GEN, BGEN)                                                          \
+    SYMM_ROW_(P, RMA, ANY_##GEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_AMO(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
+                            GEN, BGEN)                                                          \
+    SYMM_ROW_(P, AMO, ANY_##GEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_EXT(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
+                            GEN, BGEN)                                                          \
+    SYMM_ROW_(P, EXT, ANY_##GEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_BIT(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
+                            GEN, BGEN)                                                          \
+    SYMM_ROW_(P, BIT, BIT_##GEN##BGEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_WAIT(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,  \
+                             GEN, BGEN)                                                         \
+    SYMM_ROW_(P, WAIT, ANY_##GEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_BITRED(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX,         \
+                               SUMPROD, GEN, BGEN)                                              \
+    SYMM_ROW_(P, BITRED, BIT_##GEN##BGEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_MINMAX(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX,         \
+                               SUMPROD, GEN, BGEN)                                              \
+    SYMM_ROW_(P, MINMAX, ANY_##GEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_SUMPROD(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX,        \
+                                SUMPROD, GEN, BGEN)                                             \
+    SYMM_ROW_(P, SUMPROD, ANY_##GEN, OP, NAME, T)
+/* The table's rows for one family, as a macro of the table's shape: A is (FAMILY, PREFIX, OP). */
+#define SYMM_ROW_PICK(A, ...) SYMM_ROW_PICK_(SYMM_ROW_FAMILY, SYMM_ROW_UNPAREN A, __VA_ARGS__)
+#define SYMM_ROW_PICK_(M, ...) M(__VA_ARGS__)
+#define SYMM_ROW_UNPAREN(...) __VA_ARGS__
+/* The routine of family FAM named P<TYPE>_OP for the type of expression E. */
+#define SYMM_PICK(E, FAM, P, OP)                                                                 \
+    _Generic((E), SYMM_TYPE_TABLE(SYMM_ROW_PICK, (FAM, P, OP)) default: symm_generic_no_such_type)
 
-/* Two forms per name, told apart by the number of arguments. */
-#define SYMM_GEN_4(OP, d, s, n, pe) SYMM_GEN_RMA(*(d), SYMM_GEN_ROW, OP)(d, s, n, pe)
-#define SYMM_GEN_5(OP, c, d, s, n, pe) SYMM_GEN_RMA(*(d), SYMM_GEN_ROW_CTX, OP)(c, d, s, n, pe)
-#define symm_gen4_put(...) SYMM_GEN_4(put, __VA_ARGS__)
-#define symm_gen5_put(...) SYMM_GEN_5(put, __VA_ARGS__)
-#define symm_gen4_get(...) SYMM_GEN_4(get, __VA_ARGS__)
-#define symm_gen5_get(...) SYMM_GEN_5(get, __VA_ARGS__)
-#define symm_gen4_put_nbi(...) SYMM_GEN_4(put_nbi, __VA_ARGS__)
-#define symm_gen5_put_nbi(...) SYMM_GEN_5(put_nbi, __VA_ARGS__)
-#define symm_gen4_get_nbi(...) SYMM_GEN_4(get_nbi, __VA_ARGS__)
-#define symm_gen5_get_nbi(...) SYMM_GEN_5(get_nbi, __VA_ARGS__)
-#define shmem_put(...) SYMM_ARG6(__VA_ARGS__, symm_gen5_put, symm_gen4_put, ~)(__VA_ARGS__)
-#define shmem_get(...) SYMM_ARG6(__VA_ARGS__, symm_gen5_get, symm_gen4_get, ~)(__VA_ARGS__)
-#define shmem_put_nbi(...)                                                                       \
-    SYMM_ARG6(__VA_ARGS__, symm_gen5_put_nbi, symm_gen4_put_nbi, ~)(__VA_ARGS__)
-#define shmem_get_nbi(...)                                                                       \
-    SYMM_ARG6(__VA_ARGS__, symm_gen5_get_nbi, symm_gen4_get_nbi, ~)(__VA_ARGS__)
+/* N arguments call the plain form, N + 1 the ctx form: the (N + 2)-th of
+ * (arguments..., ctx form, plain form) is the one. */
+#define SYMM_SEL_2(a, b, c, x, ...) x
+#define SYMM_SEL_3(a, b, c, d, x, ...) x
+#define SYMM_SEL_4(a, b, c, d, e, x, ...) x
+#define SYMM_SEL_5(a, b, c, d, e, f, x, ...) x
+#define SYMM_SEL_6(a, b, c, d, e, f, g, x, ...) x
+#define SYMM_SEL_7(a, b, c, d, e, f, g, h, x, ...) x
+#define SYMM_SEL_N(N, ...) SYMM_SEL_##N(__VA_ARGS__)
+#define SYMM_CTX_PICK(N, FAM, OP, ...)                                                           \
+    SYMM_SEL_N(N, __VA_ARGS__, SYMM_CTX_FORM, SYMM_PLAIN_FORM, ~)(FAM, OP, __VA_ARGS__)
+#define SYMM_PLAIN_FORM(FAM, OP, first, ...)                                                    \
+    SYMM_PICK(*(first), FAM, shmem_, OP)(first, __VA_ARGS__)
+#define SYMM_CTX_FORM(FAM, OP, ctx, first, ...)                                                  \
+    SYMM_PICK(*(first), FAM, shmem_ctx_, OP)(ctx, first, __VA_ARGS__)
 
-#define symm_gen3_p(d, v, pe) SYMM_GEN_RMA(*(d), SYMM_GEN_ROW, p)(d, v, pe)
-#define symm_gen4_p(c, d, v, pe) SYMM_GEN_RMA(*(d), SYMM_GEN_ROW_CTX, p)(c, d, v, pe)
-#define shmem_p(...) SYMM_ARG5(__VA_ARGS__, symm_gen4_p, symm_gen3_p, ~)(__VA_ARGS__)
-#define symm_gen2_g(s, pe) SYMM_GEN_RMA(*(s), SYMM_GEN_ROW, g)(s, pe)
-#define symm_gen3_g(c, s, pe) SYMM_GEN_RMA(*(s), SYMM_GEN_ROW_CTX, g)(c, s, pe)
-#define shmem_g(...) SYMM_ARG5(__VA_ARGS__, ~, symm_gen3_g, symm_gen2_g, ~)(__VA_ARGS__)
+/* Remote memory access and put with signal: N is the count of the plain form's arguments. */
+#define shmem_put(...) SYMM_CTX_PICK(4, RMA, put, __VA_ARGS__)
+#define shmem_get(...) SYMM_CTX_PICK(4, RMA, get, __VA_ARGS__)
+#define shmem_put_nbi(...) SYMM_CTX_PICK(4, RMA, put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...) SYMM_CTX_PICK(4, RMA, get_nbi, __VA_ARGS__)
+#define shmem_p(...) SYMM_CTX_PICK(3, RMA, p, __VA_ARGS__)
+#define shmem_g(...) SYMM_CTX_PICK(2, RMA, g, __VA_ARGS__)
+#define shmem_iput(...) SYMM_CTX_PICK(6, RMA, iput, __VA_ARGS__)
+#define shmem_iget(...) SYMM_CTX_PICK(6, RMA, iget, __VA_ARGS__)
+#define shmem_put_signal(...) SYMM_CTX_PICK(7, RMA, put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) SYMM_CTX_PICK(7, RMA, put_signal_nbi, __VA_ARGS__)
 
-#define symm_gen6_iput(d, s, dst, sst, n, pe)                                                    \
-    SYMM_GEN_RMA(*(d), SYMM_GEN_ROW, iput)(d, s, dst, sst, n, pe)
-#define symm_gen7_iput(c, d, s, dst, sst, n, pe)                                                 \
-    SYMM_GEN_RMA(*(d), SYMM_GEN_ROW_CTX, iput)(c, d, s, dst, sst, n, pe)
-#define shmem_iput(...) SYMM_ARG8(__VA_ARGS__, symm_gen7_iput, symm_gen6_iput, ~)(__VA_ARGS__)
-#define symm_gen6_iget(d, s, dst, sst, n, pe)                                                    \
-    SYMM_GEN_RMA(*(d), SYMM_GEN_ROW, iget)(d, s, dst, sst, n, pe)
-#define symm_gen7_iget(c, d, s, dst, sst, n, pe)                                                 \
-    SYMM_GEN_RMA(*(d), SYMM_GEN_ROW_CTX, iget)(c, d, s, dst, sst, n, pe)
-#define shmem_iget(...) SYMM_ARG8(__VA_ARGS__, symm_gen7_iget, symm_gen6_iget, ~)(__VA_ARGS__)
+/* Atomics. */
+#define shmem_atomic_fetch(...) SYMM_CTX_PICK(2, EXT, atomic_fetch, __VA_ARGS__)
+#define shmem_atomic_set(...) SYMM_CTX_PICK(3, EXT, atomic_set, __VA_ARGS__)
+#define shmem_atomic_swap(...) SYMM_CTX_PICK(3, EXT, atomic_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...) SYMM_CTX_PICK(3, EXT, atomic_fetch_nbi, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...) SYMM_CTX_PICK(4, EXT, atomic_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...) SYMM_CTX_PICK(4, AMO, atomic_compare_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...) SYMM_CTX_PICK(2, AMO, atomic_fetch_inc, __VA_ARGS__)
+#define shmem_atomic_inc(...) SYMM_CTX_PICK(2, AMO, atomic_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...) SYMM_CTX_PICK(3, AMO, atomic_fetch_add, __VA_ARGS__)
+#define shmem_atomic_add(...) SYMM_CTX_PICK(3, AMO, atomic_add, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...)                                                       \
+    SYMM_CTX_PICK(5, AMO, atomic_compare_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...) SYMM_CTX_PICK(3, AMO, atomic_fetch_inc_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...) SYMM_CTX_PICK(4, AMO, atomic_fetch_add_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...) SYMM_CTX_PICK(3, BIT, atomic_fetch_and, __VA_ARGS__)
+#define shmem_atomic_and(...) SYMM_CTX_PICK(3, BIT, atomic_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...) SYMM_CTX_PICK(3, BIT, atomic_fetch_or, __VA_ARGS__)
+#define shmem_atomic_or(...) SYMM_CTX_PICK(3, BIT, atomic_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...) SYMM_CTX_PICK(3, BIT, atomic_fetch_xor, __VA_ARGS__)
+#define shmem_atomic_xor(...) SYMM_CTX_PICK(3, BIT, atomic_xor, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...) SYMM_CTX_PICK(4, BIT, atomic_fetch_and_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...) SYMM_CTX_PICK(4, BIT, atomic_fetch_or_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...) SYMM_CTX_PICK(4, BIT, atomic_fetch_xor_nbi, __VA_ARGS__)
 
-/* Atomics, signals and waits pick their routine the same way; each family keeps the rows
- * whose column is set. */
-#define SYMM_ROW_EXT(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##EXT(T: shmem_##NAME##_##OP,))
-#define SYMM_ROWC_EXT(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##EXT(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_ROW_AMO(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##AMO(T: shmem_##NAME##_##OP,))
-#define SYMM_ROWC_AMO(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##AMO(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_ROW_BIT(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##BIT(T: shmem_##NAME##_##OP,))
-#define SYMM_ROWC_BIT(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##BIT(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_ROW_WAIT(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##WAIT(T: shmem_##NAME##_##OP,))
-#define SYMM_ROWC_WAIT(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##WAIT(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_ROW_RMA(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##RMA(T: shmem_##NAME##_##OP,))
-#define SYMM_ROWC_RMA(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##RMA(T: shmem_ctx_##NAME##_##OP,))
-#define SYMM_PICK(E, ROW, OP)                                                                   \
-    _Generic((E), SYMM_TYPES(ROW, OP) ROW##_MORE(OP) default: symm_generic_no_such_type)
-/* What a family adds to its rows: the types the standard defines it for that have no row of
- * their own in the selectors. int8_t, int16_t, int32_t and int64_t are signed char, short, int,
- * long or long long under another name, rows without bitwise routines, so the bitwise families
- * name them (the unsigned fixed-width types are always one of the unsigned rows); the complex
- * types have sums and products only. */
-#define SYMM_MORE_FIXED(P, OP) int32_t: P##int32_##OP, int64_t: P##int64_##OP,
-#define SYMM_ROW_BIT_MORE(OP) SYMM_MORE_FIXED(shmem_, OP)
-#define SYMM_ROWC_BIT_MORE(OP) SYMM_MORE_FIXED(shmem_ctx_, OP)
-#define SYMM_ROW_BITRED_MORE(OP)                                                                \
-    int8_t: shmem_int8_##OP, int16_t: shmem_int16_##OP, SYMM_MORE_FIXED(shmem_, OP)
-#define SYMM_ROW_SUMPROD_MORE(OP)                                                               \
-    double _Complex: shmem_complexd_##OP, float _Complex: shmem_complexf_##OP,
-#define SYMM_ROW_EXT_MORE(OP)
-#define SYMM_ROWC_EXT_MORE(OP)
-#define SYMM_ROW_AMO_MORE(OP)
-#define SYMM_ROWC_AMO_MORE(OP)
-#define SYMM_ROW_WAIT_MORE(OP)
-#define SYMM_ROWC_WAIT_MORE(OP)
-#define SYMM_ROW_RMA_MORE(OP)
-#define SYMM_ROWC_RMA_MORE(OP)
-#define SYMM_ROW_MINMAX_MORE(OP)
-#define SYMM_ARGSEL4(x0, x1, x2, y, ...) y
-#define SYMM_ARGSEL5(x0, x1, x2, x3, y, ...) y
-#define SYMM_ARGSEL6(x0, x1, x2, x3, x4, y, ...) y
-#define SYMM_ARGSEL7(x0, x1, x2, x3, x4, x5, y, ...) y
-#define SYMM_ARGSEL9(x0, x1, x2, x3, x4, x5, x6, x7, y, ...) y
-#define symm_g2_atomic_fetch(a0, a1) SYMM_PICK(*(a0), SYMM_ROW_EXT, atomic_fetch)(a0, a1)
-#define symm_gc2_atomic_fetch(c, a0, a1) SYMM_PICK(*(a0), SYMM_ROWC_EXT, atomic_fetch)(c, a0, a1)
-#define shmem_atomic_fetch(...) SYMM_ARGSEL4(__VA_ARGS__, symm_gc2_atomic_fetch, symm_g2_atomic_fetch, ~)(__VA_ARGS__)
-#define symm_g3_atomic_set(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_EXT, atomic_set)(a0, a1, a2)
-#define symm_gc3_atomic_set(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_EXT, atomic_set)(c, a0, a1, a2)
-#define shmem_atomic_set(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_set, symm_g3_atomic_set, ~)(__VA_ARGS__)
-#define symm_g3_atomic_swap(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_EXT, atomic_swap)(a0, a1, a2)
-#define symm_gc3_atomic_swap(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_EXT, atomic_swap)(c, a0, a1, a2)
-#define shmem_atomic_swap(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_swap, symm_g3_atomic_swap, ~)(__VA_ARGS__)
-#define symm_g3_atomic_fetch_nbi(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_EXT, atomic_fetch_nbi)(a0, a1, a2)
-#define symm_gc3_atomic_fetch_nbi(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_EXT, atomic_fetch_nbi)(c, a0, a1, a2)
-#define shmem_atomic_fetch_nbi(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_fetch_nbi, symm_g3_atomic_fetch_nbi, ~)(__VA_ARGS__)
-#define symm_g4_atomic_swap_nbi(a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROW_EXT, atomic_swap_nbi)(a0, a1, a2, a3)
-#define symm_gc4_atomic_swap_nbi(c, a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROWC_EXT, atomic_swap_nbi)(c, a0, a1, a2, a3)
-#define shmem_atomic_swap_nbi(...) SYMM_ARGSEL6(__VA_ARGS__, symm_gc4_atomic_swap_nbi, symm_g4_atomic_swap_nbi, ~)(__VA_ARGS__)
-#define symm_g4_atomic_compare_swap(a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_compare_swap)(a0, a1, a2, a3)
-#define symm_gc4_atomic_compare_swap(c, a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_compare_swap)(c, a0, a1, a2, a3)
-#define shmem_atomic_compare_swap(...) SYMM_ARGSEL6(__VA_ARGS__, symm_gc4_atomic_compare_swap, symm_g4_atomic_compare_swap, ~)(__VA_ARGS__)
-#define symm_g2_atomic_fetch_inc(a0, a1) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_fetch_inc)(a0, a1)
-#define symm_gc2_atomic_fetch_inc(c, a0, a1) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_fetch_inc)(c, a0, a1)
-#define shmem_atomic_fetch_inc(...) SYMM_ARGSEL4(__VA_ARGS__, symm_gc2_atomic_fetch_inc, symm_g2_atomic_fetch_inc, ~)(__VA_ARGS__)
-#define symm_g2_atomic_inc(a0, a1) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_inc)(a0, a1)
-#define symm_gc2_atomic_inc(c, a0, a1) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_inc)(c, a0, a1)
-#define shmem_atomic_inc(...) SYMM_ARGSEL4(__VA_ARGS__, symm_gc2_atomic_inc, symm_g2_atomic_inc, ~)(__VA_ARGS__)
-#define symm_g3_atomic_fetch_add(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_fetch_add)(a0, a1, a2)
-#define symm_gc3_atomic_fetch_add(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_fetch_add)(c, a0, a1, a2)
-#define shmem_atomic_fetch_add(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_fetch_add, symm_g3_atomic_fetch_add, ~)(__VA_ARGS__)
-#define symm_g3_atomic_add(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_add)(a0, a1, a2)
-#define symm_gc3_atomic_add(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_add)(c, a0, a1, a2)
-#define shmem_atomic_add(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_add, symm_g3_atomic_add, ~)(__VA_ARGS__)
-#define symm_g5_atomic_compare_swap_nbi(a0, a1, a2, a3, a4) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_compare_swap_nbi)(a0, a1, a2, a3, a4)
-#define symm_gc5_atomic_compare_swap_nbi(c, a0, a1, a2, a3, a4) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_compare_swap_nbi)(c, a0, a1, a2, a3, a4)
-#define shmem_atomic_compare_swap_nbi(...) SYMM_ARGSEL7(__VA_ARGS__, symm_gc5_atomic_compare_swap_nbi, symm_g5_atomic_compare_swap_nbi, ~)(__VA_ARGS__)
-#define symm_g3_atomic_fetch_inc_nbi(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_fetch_inc_nbi)(a0, a1, a2)
-#define symm_gc3_atomic_fetch_inc_nbi(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_fetch_inc_nbi)(c, a0, a1, a2)
-#define shmem_atomic_fetch_inc_nbi(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_fetch_inc_nbi, symm_g3_atomic_fetch_inc_nbi, ~)(__VA_ARGS__)
-#define symm_g4_atomic_fetch_add_nbi(a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROW_AMO, atomic_fetch_add_nbi)(a0, a1, a2, a3)
-#define symm_gc4_atomic_fetch_add_nbi(c, a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROWC_AMO, atomic_fetch_add_nbi)(c, a0, a1, a2, a3)
-#define shmem_atomic_fetch_add_nbi(...) SYMM_ARGSEL6(__VA_ARGS__, symm_gc4_atomic_fetch_add_nbi, symm_g4_atomic_fetch_add_nbi, ~)(__VA_ARGS__)
-#define symm_g3_atomic_fetch_and(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_fetch_and)(a0, a1, a2)
-#define symm_gc3_atomic_fetch_and(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_fetch_and)(c, a0, a1, a2)
-#define shmem_atomic_fetch_and(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_fetch_and, symm_g3_atomic_fetch_and, ~)(__VA_ARGS__)
-#define symm_g3_atomic_and(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_and)(a0, a1, a2)
-#define symm_gc3_atomic_and(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_and)(c, a0, a1, a2)
-#define shmem_atomic_and(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_and, symm_g3_atomic_and, ~)(__VA_ARGS__)
-#define symm_g3_atomic_fetch_or(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_fetch_or)(a0, a1, a2)
-#define symm_gc3_atomic_fetch_or(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_fetch_or)(c, a0, a1, a2)
-#define shmem_atomic_fetch_or(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_fetch_or, symm_g3_atomic_fetch_or, ~)(__VA_ARGS__)
-#define symm_g3_atomic_or(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_or)(a0, a1, a2)
-#define symm_gc3_atomic_or(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_or)(c, a0, a1, a2)
-#define shmem_atomic_or(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_or, symm_g3_atomic_or, ~)(__VA_ARGS__)
-#define symm_g3_atomic_fetch_xor(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_fetch_xor)(a0, a1, a2)
-#define symm_gc3_atomic_fetch_xor(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_fetch_xor)(c, a0, a1, a2)
-#define shmem_atomic_fetch_xor(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_fetch_xor, symm_g3_atomic_fetch_xor, ~)(__VA_ARGS__)
-#define symm_g3_atomic_xor(a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_xor)(a0, a1, a2)
-#define symm_gc3_atomic_xor(c, a0, a1, a2) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_xor)(c, a0, a1, a2)
-#define shmem_atomic_xor(...) SYMM_ARGSEL5(__VA_ARGS__, symm_gc3_atomic_xor, symm_g3_atomic_xor, ~)(__VA_ARGS__)
-#define symm_g4_atomic_fetch_and_nbi(a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_fetch_and_nbi)(a0, a1, a2, a3)
-#define symm_gc4_atomic_fetch_and_nbi(c, a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_fetch_and_nbi)(c, a0, a1, a2, a3)
-#define shmem_atomic_fetch_and_nbi(...) SYMM_ARGSEL6(__VA_ARGS__, symm_gc4_atomic_fetch_and_nbi, symm_g4_atomic_fetch_and_nbi, ~)(__VA_ARGS__)
-#define symm_g4_atomic_fetch_or_nbi(a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_fetch_or_nbi)(a0, a1, a2, a3)
-#define symm_gc4_atomic_fetch_or_nbi(c, a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_fetch_or_nbi)(c, a0, a1, a2, a3)
-#define shmem_atomic_fetch_or_nbi(...) SYMM_ARGSEL6(__VA_ARGS__, symm_gc4_atomic_fetch_or_nbi, symm_g4_atomic_fetch_or_nbi, ~)(__VA_ARGS__)
-#define symm_g4_atomic_fetch_xor_nbi(a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROW_BIT, atomic_fetch_xor_nbi)(a0, a1, a2, a3)
-#define symm_gc4_atomic_fetch_xor_nbi(c, a0, a1, a2, a3) SYMM_PICK(*(a0), SYMM_ROWC_BIT, atomic_fetch_xor_nbi)(c, a0, a1, a2, a3)
-#define shmem_atomic_fetch_xor_nbi(...) SYMM_ARGSEL6(__VA_ARGS__, symm_gc4_atomic_fetch_xor_nbi, symm_g4_atomic_fetch_xor_nbi, ~)(__VA_ARGS__)
-#define shmem_wait_until(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until)(first, __VA_ARGS__)
-#define shmem_wait_until_all(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until_all)(first, __VA_ARGS__)
-#define shmem_wait_until_any(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until_any)(first, __VA_ARGS__)
-#define shmem_wait_until_some(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until_some)(first, __VA_ARGS__)
-#define shmem_wait_until_all_vector(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until_all_vector)(first, __VA_ARGS__)
-#define shmem_wait_until_any_vector(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until_any_vector)(first, __VA_ARGS__)
-#define shmem_wait_until_some_vector(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, wait_until_some_vector)(first, __VA_ARGS__)
-#define shmem_test(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test)(first, __VA_ARGS__)
-#define shmem_test_all(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test_all)(first, __VA_ARGS__)
-#define shmem_test_any(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test_any)(first, __VA_ARGS__)
-#define shmem_test_some(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test_some)(first, __VA_ARGS__)
-#define shmem_test_all_vector(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test_all_vector)(first, __VA_ARGS__)
-#define shmem_test_any_vector(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test_any_vector)(first, __VA_ARGS__)
-#define shmem_test_some_vector(first, ...) SYMM_PICK(*(first), SYMM_ROW_WAIT, test_some_vector)(first, __VA_ARGS__)
-#define symm_g7_put_signal(a0, a1, a2, a3, a4, a5, a6) SYMM_PICK(*(a0), SYMM_ROW_RMA, put_signal)(a0, a1, a2, a3, a4, a5, a6)
-#define symm_gc7_put_signal(c, a0, a1, a2, a3, a4, a5, a6) SYMM_PICK(*(a0), SYMM_ROWC_RMA, put_signal)(c, a0, a1, a2, a3, a4, a5, a6)
-#define shmem_put_signal(...) SYMM_ARGSEL9(__VA_ARGS__, symm_gc7_put_signal, symm_g7_put_signal, ~)(__VA_ARGS__)
-#define symm_g7_put_signal_nbi(a0, a1, a2, a3, a4, a5, a6) SYMM_PICK(*(a0), SYMM_ROW_RMA, put_signal_nbi)(a0, a1, a2, a3, a4, a5, a6)
-#define symm_gc7_put_signal_nbi(c, a0, a1, a2, a3, a4, a5, a6) SYMM_PICK(*(a0), SYMM_ROWC_RMA, put_signal_nbi)(c, a0, a1, a2, a3, a4, a5, a6)
-#define shmem_put_signal_nbi(...) SYMM_ARGSEL9(__VA_ARGS__, symm_gc7_put_signal_nbi, symm_g7_put_signal_nbi, ~)(__VA_ARGS__)
+/* Waits and tests (no ctx forms). */
+#define SYMM_WAIT_PICK(OP, first, ...) SYMM_PICK(*(first), WAIT, shmem_, OP)(first, __VA_ARGS__)
+#define shmem_wait_until(...) SYMM_WAIT_PICK(wait_until, __VA_ARGS__)
+#define shmem_wait_until_all(...) SYMM_WAIT_PICK(wait_until_all, __VA_ARGS__)
+#define shmem_wait_until_any(...) SYMM_WAIT_PICK(wait_until_any, __VA_ARGS__)
+#define shmem_wait_until_some(...) SYMM_WAIT_PICK(wait_until_some, __VA_ARGS__)
+#define shmem_wait_until_all_vector(...) SYMM_WAIT_PICK(wait_until_all_vector, __VA_ARGS__)
+#define shmem_wait_until_any_vector(...) SYMM_WAIT_PICK(wait_until_any_vector, __VA_ARGS__)
+#define shmem_wait_until_some_vector(...) SYMM_WAIT_PICK(wait_until_some_vector, __VA_ARGS__)
+#define shmem_test(...) SYMM_WAIT_PICK(test, __VA_ARGS__)
+#define shmem_test_all(...) SYMM_WAIT_PICK(test_all, __VA_ARGS__)
+#define shmem_test_any(...) SYMM_WAIT_PICK(test_any, __VA_ARGS__)
+#define shmem_test_some(...) SYMM_WAIT_PICK(test_some, __VA_ARGS__)
+#define shmem_test_all_vector(...) SYMM_WAIT_PICK(test_all_vector, __VA_ARGS__)
+#define shmem_test_any_vector(...) SYMM_WAIT_PICK(test_any_vector, __VA_ARGS__)
+#define shmem_test_some_vector(...) SYMM_WAIT_PICK(test_some_vector, __VA_ARGS__)
 
 /* Team collectives pick by the type of *dest. */
-#define SYMM_ROW_BITRED(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##BITRED(T: shmem_##NAME##_##OP,))
-#define SYMM_ROW_MINMAX(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##MINMAX(T: shmem_##NAME##_##OP,))
-#define SYMM_ROW_SUMPROD(OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##GEN(SYMM_IF_##SUMPROD(T: shmem_##NAME##_##OP,))
-#define shmem_broadcast(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, broadcast)(team, dest, __VA_ARGS__)
-#define shmem_collect(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, collect)(team, dest, __VA_ARGS__)
-#define shmem_fcollect(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, fcollect)(team, dest, __VA_ARGS__)
-#define shmem_alltoall(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, alltoall)(team, dest, __VA_ARGS__)
-#define shmem_alltoalls(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_RMA, alltoalls)(team, dest, __VA_ARGS__)
-#define shmem_and_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_BITRED, and_reduce)(team, dest, __VA_ARGS__)
-#define shmem_or_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_BITRED, or_reduce)(team, dest, __VA_ARGS__)
-#define shmem_xor_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_BITRED, xor_reduce)(team, dest, __VA_ARGS__)
-#define shmem_max_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_MINMAX, max_reduce)(team, dest, __VA_ARGS__)
-#define shmem_min_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_MINMAX, min_reduce)(team, dest, __VA_ARGS__)
-#define shmem_sum_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_SUMPROD, sum_reduce)(team, dest, __VA_ARGS__)
-#define shmem_prod_reduce(team, dest, ...) SYMM_PICK(*(dest), SYMM_ROW_SUMPROD, prod_reduce)(team, dest, __VA_ARGS__)
+#define SYMM_TEAM_PICK(FAM, OP, team, dest, ...)                                                 \
+    SYMM_PICK(*(dest), FAM, shmem_, OP)(team, dest, __VA_ARGS__)
+#define shmem_broadcast(...) SYMM_TEAM_PICK(RMA, broadcast, __VA_ARGS__)
+#define shmem_collect(...) SYMM_TEAM_PICK(RMA, collect, __VA_ARGS__)
+#define shmem_fcollect(...) SYMM_TEAM_PICK(RMA, fcollect, __VA_ARGS__)
+#define shmem_alltoall(...) SYMM_TEAM_PICK(RMA, alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...) SYMM_TEAM_PICK(RMA, alltoalls, __VA_ARGS__)
+#define shmem_and_reduce(...) SYMM_TEAM_PICK(BITRED, and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) SYMM_TEAM_PICK(BITRED, or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) SYMM_TEAM_PICK(BITRED, xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) SYMM_TEAM_PICK(MINMAX, max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) SYMM_TEAM_PICK(MINMAX, min_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...) SYMM_TEAM_PICK(SUMPROD, sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) SYMM_TEAM_PICK(SUMPROD, prod_reduce, __VA_ARGS__)
 /* Named in the error a compiler gives for a type without a typed routine. */
 void symm_generic_no_such_type(void);
 #endif
@@ -732,28 +634,29 @@ void symm_generic_no_such_type(void);
  * programs written for other implementations pass them to the complex reductions: overloads
  * take them to the same routines. */
 #if defined(__GNUC__) && !defined(__STRICT_ANSI__)
-#define SYMM_GNU_COMPLEX_REDUCE(NAME, T, OP)                                                    \
-    __extension__ inline int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T _Complex *dest,  \
-                                                          const T _Complex *source,             \
-                                                          size_t nreduce)                       \
+/* T is the row's std::complex type; T::value_type _Complex the GNU type of the same layout. */
+#define SYMM_GNU_COMPLEX_REDUCE(NAME, T, OP)                                                     \
+    __extension__ inline int shmem_##NAME##_##OP##_reduce(                                      \
+        shmem_team_t team, T::value_type _Complex *dest, const T::value_type _Complex *source,  \
+        size_t nreduce)                                                                         \
     {                                                                                           \
-        return shmem_##NAME##_##OP##_reduce(team, reinterpret_cast<symm_##NAME##_t *>(dest),    \
-                                            reinterpret_cast<const symm_##NAME##_t *>(source),  \
-                                            nreduce);                                           \
-    }                                                                                           \
-    __extension__ inline void shmem_##NAME##_##OP##_to_all(                                     \
-        T _Complex *dest, const T _Complex *source, int nreduce, int PE_start, int logPE_stride,\
-        int PE_size, T _Complex *pWrk, long *pSync)                                             \
-    {                                                                                           \
-        shmem_##NAME##_##OP##_to_all(reinterpret_cast<symm_##NAME##_t *>(dest),                 \
-                                     reinterpret_cast<const symm_##NAME##_t *>(source), nreduce,\
-                                     PE_start, logPE_stride, PE_size,                           \
-                                     reinterpret_cast<symm_##NAME##_t *>(pWrk), pSync);         \
+        return shmem_##NAME##_##OP##_reduce(team, reinterpret_cast<T *>(dest),                  \
+                                            reinterpret_cast<const T *>(source), nreduce);      \
     }
-SYMM_GNU_COMPLEX_REDUCE(complexf, float, sum)
-SYMM_GNU_COMPLEX_REDUCE(complexf, float, prod)
-SYMM_GNU_COMPLEX_REDUCE(complexd, double, sum)
-SYMM_GNU_COMPLEX_REDUCE(complexd, double, prod)
+#define SYMM_GNU_COMPLEX_TO_ALL(NAME, T, OP)                                                     \
+    __extension__ inline void shmem_##NAME##_##OP##_to_all(                                     \
+        T::value_type _Complex *dest, const T::value_type _Complex *source, int nreduce,        \
+        int PE_start, int logPE_stride, int PE_size, T::value_type _Complex *pWrk, long *pSync) \
+    {                                                                                           \
+        shmem_##NAME##_##OP##_to_all(reinterpret_cast<T *>(dest),                               \
+                                     reinterpret_cast<const T *>(source), nreduce, PE_start,    \
+                                     logPE_stride, PE_size, reinterpret_cast<T *>(pWrk), pSync);\
+    }
+#define SYMM_GNU_COMPLEX_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,  \
+                             BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMM_GNU_COMPLEX_REDUCE, NAME, T))                       \
+    SYMM_IF_##TOALL(SYMM_OPS_SUMPROD(SYMM_GNU_COMPLEX_TO_ALL, NAME, T))
+SYMM_TYPE_TABLE_COMPLEX(SYMM_GNU_COMPLEX_ROW, _)
 #endif
 #endif
 #endif

@@ -80,9 +80,10 @@ int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
 #define SYMMX_DECL_SCAN(NAME, T)                                                                 \
     int shmem_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);  \
     int shmem_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
-#define SYMMX_DECL_SCAN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##SUMPROD(SYMMX_DECL_SCAN(NAME, T))
-SYMM_TYPES(SYMMX_DECL_SCAN_ROW, _)
+#define SYMMX_DECL_SCAN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, \
+                            BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
+    SYMM_IF_##SCAN(SYMMX_DECL_SCAN(NAME, T))
+SYMM_TYPE_TABLE(SYMMX_DECL_SCAN_ROW, _)
 
 #ifdef __cplusplus
 }

@@ -97,21 +97,13 @@ int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *sou
 #define SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, OP)                                                 \
     int shmemx_##NAME##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *source,   \
                                                 size_t nreduce, struct CUstream_st *stream);
-/* Every row of the type table but long double, for the operators its columns allow. */
-#define SYMMX_GPU_SECOND(a, b, ...) b
-#define SYMMX_GPU_PROBE(x) SYMMX_GPU_SECOND(x, SYMM_IF_1, ~)
-#define SYMMX_GPU_NO_longdouble ~, SYMM_IF_0
-#define SYMMX_GPU_IF_TYPE(NAME) SYMMX_GPU_PROBE(SYMMX_GPU_NO_##NAME)
-#define SYMMX_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
-    SYMMX_GPU_IF_TYPE(NAME)(                                                                    \
-        SYMM_IF_##SUMPROD(SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, sum)                             \
-                              SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, prod))                       \
-            SYMM_IF_##MINMAX(SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, min)                          \
-                                 SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, max))                     \
-                SYMM_IF_##BITRED(SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, and)                      \
-                                     SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, or)                   \
-                                         SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, xor)))
-SYMM_TYPES(SYMMX_DECL_REDUCE_ROW, _)
+/* Every row of the type table with device forms (DEV), for the operators its columns allow. */
+#define SYMMX_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,\
+                              BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                               \
+    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(SYMMX_DECL_REDUCE_ON_STREAM, NAME, T))      \
+                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMMX_DECL_REDUCE_ON_STREAM, NAME, T))       \
+                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMMX_DECL_REDUCE_ON_STREAM, NAME, T)))
+SYMM_TYPE_TABLE(SYMMX_DECL_REDUCE_ROW, _)
 
 /* ---- For symm/device.cuh and the inline code below ------------------------------------------
  * register_module: a module's function that writes its copy of the device state; the library

@@ -79,12 +79,6 @@ static int symm_dev_registered __attribute__((used)) =
     shmemx_gpu_register_module(symm_dev_set_state, SYMM_DEV_ABI);
 #endif
 
-/* Rows of the type table without device forms: long double. */
-#define SYMM_DEV_SECOND(a, b, ...) b
-#define SYMM_DEV_PROBE(x) SYMM_DEV_SECOND(x, SYMM_IF_1, ~)
-#define SYMM_DEV_NO_longdouble ~, SYMM_IF_0
-#define SYMM_DEV_IF_TYPE(NAME) SYMM_DEV_PROBE(SYMM_DEV_NO_##NAME)
-
 #define SYMM_DEVX static __device__ __forceinline__
 
 /* ---- Group forms (device-only names) -------------------------------------------------------
@@ -128,9 +122,10 @@ static int symm_dev_registered __attribute__((used)) =
     SYMM_DEVX_GROUP(PUT, GET, DT, ST, SIZE, warp, SYMM_WARP)                                    \
     SYMM_DEVX_GROUP(PUT, GET, DT, ST, SIZE, block, SYMM_BLOCK)
 
-#define SYMM_DEVX_RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)   \
-    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(SYMM_DEVX_GROUPS(NAME##_put, NAME##_get, T, T, sizeof(T))))
-SYMM_TYPES(SYMM_DEVX_RMA_ROW, _)
+#define SYMM_DEVX_RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,    \
+                          BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                   \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(SYMM_DEVX_GROUPS(NAME##_put, NAME##_get, T, T, sizeof(T))))
+SYMM_TYPE_TABLE(SYMM_DEVX_RMA_ROW, _)
 #define SYMM_DEVX_SIZED(BITS) SYMM_DEVX_GROUPS(put##BITS, get##BITS, void, void, BITS / 8)
 SYMM_SIZES(SYMM_DEVX_SIZED)
 SYMM_DEVX_GROUPS(putmem, getmem, void, void, 1)
@@ -198,29 +193,26 @@ SYMM_DEVX int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const voi
         return symm_dev_broadcast_block("shmemx_" #NAME "_broadcast_block", team, dest, source, \
                                         nelems * sizeof(T), PE_root);                           \
     }
-#define SYMM_DEVX_COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)  \
-    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(SYMM_DEVX_COLL_TYPED(NAME, T)))
-SYMM_TYPES(SYMM_DEVX_COLL_ROW, _)
+#define SYMM_DEVX_COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,   \
+                           BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                  \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(SYMM_DEVX_COLL_TYPED(NAME, T)))
+SYMM_TYPE_TABLE(SYMM_DEVX_COLL_ROW, _)
 
-#define SYMM_DEVX_REDUCE(NAME, T, OPNAME, OP)                                                    \
-    SYMM_DEVX int shmemx_##NAME##_##OPNAME##_reduce_block(shmem_team_t team, T *dest,           \
-                                                          const T *source, size_t nreduce)      \
+#define SYMM_DEVX_REDUCE(NAME, T, OP)                                                            \
+    SYMM_DEVX int shmemx_##NAME##_##OP##_reduce_block(shmem_team_t team, T *dest,               \
+                                                      const T *source, size_t nreduce)          \
     {                                                                                           \
         symm_dev_cc_t c =                                                                       \
-            symm_dev_cc_block(symm_dev_team("shmemx_" #NAME "_" #OPNAME "_reduce_block", team)); \
-        symm_dev_reduce<OP, T>(c, dest, source, nreduce, 0, 1);                                 \
+            symm_dev_cc_block(symm_dev_team("shmemx_" #NAME "_" #OP "_reduce_block", team));    \
+        symm_dev_reduce<SYMM_DEV_OP_##OP, T>(c, dest, source, nreduce, 0, 1);                   \
         return 0;                                                                               \
     }
-#define SYMM_DEVX_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)\
-    SYMM_DEV_IF_TYPE(NAME)(                                                                     \
-        SYMM_IF_##SUMPROD(SYMM_DEVX_REDUCE(NAME, T, sum, SYMM_OP_SUM)                           \
-                              SYMM_DEVX_REDUCE(NAME, T, prod, SYMM_OP_PROD))                    \
-            SYMM_IF_##MINMAX(SYMM_DEVX_REDUCE(NAME, T, min, SYMM_OP_MIN)                        \
-                                 SYMM_DEVX_REDUCE(NAME, T, max, SYMM_OP_MAX))                   \
-                SYMM_IF_##BITRED(SYMM_DEVX_REDUCE(NAME, T, and, SYMM_OP_AND)                    \
-                                     SYMM_DEVX_REDUCE(NAME, T, or, SYMM_OP_OR)                  \
-                                         SYMM_DEVX_REDUCE(NAME, T, xor, SYMM_OP_XOR)))
-SYMM_TYPES(SYMM_DEVX_REDUCE_ROW, _)
+#define SYMM_DEVX_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,\
+                             BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
+    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(SYMM_DEVX_REDUCE, NAME, T))                 \
+                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMM_DEVX_REDUCE, NAME, T))                  \
+                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMM_DEVX_REDUCE, NAME, T)))
+SYMM_TYPE_TABLE(SYMM_DEVX_REDUCE_ROW, _)
 
 /* ---- Barriers (warp and block; team forms) -------------------------------------------------- */
 SYMM_DEVX void shmemx_barrier_all_warp(void)

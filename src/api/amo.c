@@ -189,7 +189,7 @@ SYMM_INLINE void net_op(shmem_ctx_t ctx, const char *call, int op, const void *d
     SYMM_IF_##BIT(BIT_OPS(NAME, T))
 SYMM_TYPES(ROW, _)
 
-/* Deprecated names: shells over the current ones. */
+/* Deprecated names (the rows with OLD): shells over the current ones. */
 #define OLD_INT(NAME, T)                                                                        \
     SYMM_EXPORT T shmem_##NAME##_cswap(T *dest, T cond, T value, int pe)                        \
     {                                                                                           \
@@ -224,14 +224,10 @@ SYMM_TYPES(ROW, _)
     {                                                                                           \
         NAME##_set(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_set", dest, value, pe);                  \
     }
-OLD_INT(int, int)
-OLD_INT(long, long)
-OLD_INT(longlong, long long)
-OLD_ANY(int, int)
-OLD_ANY(long, long)
-OLD_ANY(longlong, long long)
-OLD_ANY(float, float)
-OLD_ANY(double, double)
+#define OLD_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                TOALL, TOBIT, OLD, DEV)                                                         \
+    SYMM_IF_##OLD(SYMM_IF_##AMO(OLD_INT(NAME, T)) OLD_ANY(NAME, T))
+SYMM_TYPE_TABLE(OLD_ROW, _)
 
 SYMM_EXPORT long shmem_swap(long *dest, long value, int pe)
 {

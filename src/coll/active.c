@@ -252,21 +252,9 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
         to_all("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, sizeof(T),              \
                symm_combine_##NAME##_##OP, PE_start, logPE_stride, PE_size, pSync);             \
     }
-#define TO_ALL_BIT(NAME, T) TO_ALL(NAME, T, and) TO_ALL(NAME, T, or) TO_ALL(NAME, T, xor)
-#define TO_ALL_ARITH(NAME, T)                                                                    \
-    TO_ALL(NAME, T, max) TO_ALL(NAME, T, min) TO_ALL(NAME, T, sum) TO_ALL(NAME, T, prod)
-TO_ALL_BIT(short, short)
-TO_ALL_BIT(int, int)
-TO_ALL_BIT(long, long)
-TO_ALL_BIT(longlong, long long)
-TO_ALL_ARITH(short, short)
-TO_ALL_ARITH(int, int)
-TO_ALL_ARITH(long, long)
-TO_ALL_ARITH(longlong, long long)
-TO_ALL_ARITH(float, float)
-TO_ALL_ARITH(double, double)
-TO_ALL_ARITH(longdouble, long double)
-TO_ALL(complexd, double _Complex, sum)
-TO_ALL(complexd, double _Complex, prod)
-TO_ALL(complexf, float _Complex, sum)
-TO_ALL(complexf, float _Complex, prod)
+#define TO_ALL_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
+                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
+    SYMM_IF_##TOBIT(SYMM_OPS_BITWISE(TO_ALL, NAME, T))                                          \
+    SYMM_IF_##TOALL(SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(TO_ALL, NAME, T))                          \
+                    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(TO_ALL, NAME, T)))
+SYMM_TYPE_TABLE(TO_ALL_ROW, _)

@@ -898,7 +898,7 @@ SYMM_TYPES(COLL_ROW, _)
         for (size_t i = 0; i < n; i++)                                                          \
             a[i] = EXPR;                                                                        \
     }
-#define COMBINE(NAME, T, OP, EXPR)                                                               \
+#define COMBINE(NAME, T, OP, EXPR, DEV)                                                          \
     COMBINE_FN(NAME, T, OP, EXPR)                                                               \
     SYMM_EXPORT int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,   \
                                                  size_t nreduce)                                \
@@ -907,32 +907,29 @@ SYMM_TYPES(COLL_ROW, _)
         symm_team_t *t = symm_team_get(team, call);                                             \
         if (SYMM_UNLIKELY(on_device(dest, source)))                                             \
             symm_gpu_host_reduce(call, (void *)team, dest, source, nreduce, sizeof(T),          \
-                                 SYMM_GPU_CLASS(T), SYMM_GPU_OP_##OP);                          \
+                                 SYMM_GPU_CLASS_##DEV(T), SYMM_GPU_OP_##OP);                    \
         else                                                                                    \
             symm_coll_reduce(t, call, dest, source, nreduce, sizeof(T),                         \
                              symm_combine_##NAME##_##OP, name_hash(call));                      \
         return 0;                                                                               \
     }
-#define BIT_OPS(NAME, T)                                                                         \
-    COMBINE(NAME, T, and, a[i] & b[i]) COMBINE(NAME, T, or, a[i] | b[i])                        \
-    COMBINE(NAME, T, xor, a[i] ^ b[i])
-#define MINMAX_OPS(NAME, T)                                                                      \
-    COMBINE(NAME, T, max, a[i] > b[i] ? a[i] : b[i]) COMBINE(NAME, T, min, a[i] < b[i] ? a[i] : b[i])
-#define SUMPROD_OPS(NAME, T) COMBINE(NAME, T, sum, a[i] + b[i]) COMBINE(NAME, T, prod, a[i] * b[i])
-#define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
-    SYMM_IF_##BITRED(BIT_OPS(NAME, T)) SYMM_IF_##MINMAX(MINMAX_OPS(NAME, T))                   \
-    SYMM_IF_##SUMPROD(SUMPROD_OPS(NAME, T))
-SYMM_TYPES(REDUCE_ROW, _)
-SUMPROD_OPS(complexd, double _Complex)
-SUMPROD_OPS(complexf, float _Complex)
+#define BIT_OPS(NAME, T, DEV)                                                                    \
+    COMBINE(NAME, T, and, a[i] & b[i], DEV) COMBINE(NAME, T, or, a[i] | b[i], DEV)              \
+    COMBINE(NAME, T, xor, a[i] ^ b[i], DEV)
+#define MINMAX_OPS(NAME, T, DEV)                                                                 \
+    COMBINE(NAME, T, max, a[i] > b[i] ? a[i] : b[i], DEV)                                       \
+    COMBINE(NAME, T, min, a[i] < b[i] ? a[i] : b[i], DEV)
+#define SUMPROD_OPS(NAME, T, DEV)                                                                \
+    COMBINE(NAME, T, sum, a[i] + b[i], DEV) COMBINE(NAME, T, prod, a[i] * b[i], DEV)
 /* Signed bitwise combiners: the active-set forms (shmem_int_and_to_all) have them. */
 #define BIT_FNS(NAME, T)                                                                         \
     COMBINE_FN(NAME, T, and, a[i] & b[i]) COMBINE_FN(NAME, T, or, a[i] | b[i])                  \
     COMBINE_FN(NAME, T, xor, a[i] ^ b[i])
-BIT_FNS(short, short)
-BIT_FNS(int, int)
-BIT_FNS(long, long)
-BIT_FNS(longlong, long long)
+#define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
+                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
+    SYMM_IF_##BITRED(BIT_OPS(NAME, T, DEV)) SYMM_IF_##MINMAX(MINMAX_OPS(NAME, T, DEV))          \
+    SYMM_IF_##SUMPROD(SUMPROD_OPS(NAME, T, DEV)) SYMM_IF_##TOBIT(BIT_FNS(NAME, T))
+SYMM_TYPE_TABLE(REDUCE_ROW, _)
 
 /* Scans use the sum combiners. */
 #define SCAN_SHELLS(NAME, T)                                                                     \
@@ -940,17 +937,17 @@ BIT_FNS(longlong, long long)
                                               size_t nelems)                                    \
     {                                                                                           \
         scan(team, "shmem_" #NAME "_sum_inscan", dest, source, nelems, sizeof(T),               \
-             symm_combine_##NAME##_sum, 0);                                                          \
+             symm_combine_##NAME##_sum, 0);                                                     \
         return 0;                                                                               \
     }                                                                                           \
     SYMM_EXPORT int shmem_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source,      \
                                               size_t nelems)                                    \
     {                                                                                           \
         scan(team, "shmem_" #NAME "_sum_exscan", dest, source, nelems, sizeof(T),               \
-             symm_combine_##NAME##_sum, 1);                                                          \
+             symm_combine_##NAME##_sum, 1);                                                     \
         return 0;                                                                               \
     }
-#define SCAN_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)             \
-    SYMM_IF_##SUMPROD(SCAN_SHELLS(NAME, T))
-SYMM_TYPES(SCAN_ROW, _)
-
+#define SCAN_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
+SYMM_TYPE_TABLE(SCAN_ROW, _)

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "symm/types.def"
+
 #include "core/status.h"
 
 /* After the host heap is up: picks this PE's GPU and sets up the device heap window when the
@@ -54,14 +56,14 @@ int symm_gpu_holds(const void *addr);
  * naming call, for what the GPU cannot do. */
 enum { SYMM_GPU_BCAST, SYMM_GPU_FCOLLECT, SYMM_GPU_ALLTOALL };
 enum { SYMM_GPU_OTHER, SYMM_GPU_INT, SYMM_GPU_UINT, SYMM_GPU_FLOAT };
-enum { SYMM_GPU_OP_sum, SYMM_GPU_OP_prod, SYMM_GPU_OP_min, SYMM_GPU_OP_max, SYMM_GPU_OP_and,
-       SYMM_GPU_OP_or, SYMM_GPU_OP_xor };
-/* The class of type T for symm_gpu_host_reduce (C11; T may be complex). */
-#define SYMM_GPU_CLASS(T)                                                                        \
-    _Generic((T)0, float _Complex: SYMM_GPU_OTHER, double _Complex: SYMM_GPU_OTHER,             \
-             long double: SYMM_GPU_OTHER,                                                       \
-             default: (T)0.5 != (T)0 ? SYMM_GPU_FLOAT                                           \
-                      : ((T)-1 / 2) == 0 ? SYMM_GPU_INT : SYMM_GPU_UINT)
+/* The operators of the type table: SYMM_GPU_OP_and, ... SYMM_GPU_OP_prod, SYMM_GPU_NOPS. */
+#define SYMM_GPU_OP_ID(A, B, OP) SYMM_GPU_OP_##OP,
+enum { SYMM_OPS(SYMM_GPU_OP_ID, _, _) SYMM_GPU_NOPS };
+/* The class of type T for symm_gpu_host_reduce, by the row's DEV column: SYMM_GPU_CLASS_0(T) is
+ * a type without device forms. */
+#define SYMM_GPU_CLASS_0(T) SYMM_GPU_OTHER
+#define SYMM_GPU_CLASS_1(T)                                                                      \
+    ((T)0.5 != (T)0 ? SYMM_GPU_FLOAT : ((T)-1 / 2) == 0 ? SYMM_GPU_INT : SYMM_GPU_UINT)
 void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
                         size_t nbytes, int root);
 void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,

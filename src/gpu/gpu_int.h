@@ -36,9 +36,10 @@ typedef struct symm_gpu_chunk {
     X(fcollect)                                                                                 \
     X(broadcast)
 
-/* Reductions: kernel symm_k_reduce_KIND_OP. */
-#define SYMM_GPU_KINDS 10
-#define SYMM_GPU_OPS 7
+/* Reductions: kernel symm_k_reduce_KIND_OP, for the kinds of the type table (SYMM_GPU_KINDS):
+ * SYMM_GPU_KIND_i8, ... SYMM_GPU_NKINDS. */
+#define SYMM_GPU_KIND_ID(A, KIND, T, BIT) SYMM_GPU_KIND_##KIND,
+enum { SYMM_GPU_KINDS(SYMM_GPU_KIND_ID, _) SYMM_GPU_NKINDS };
 
 typedef struct symm_gpu {
     int started;
@@ -71,7 +72,7 @@ typedef struct symm_gpu {
 #define SYMM_GPU_KERNEL_FIELD(k) CUfunction k_##k;
     SYMM_GPU_KERNELS(SYMM_GPU_KERNEL_FIELD)
 #undef SYMM_GPU_KERNEL_FIELD
-    CUfunction k_reduce[SYMM_GPU_KINDS][SYMM_GPU_OPS];
+    CUfunction k_reduce[SYMM_GPU_NKINDS][SYMM_GPU_NOPS];
 } symm_gpu_t;
 
 extern symm_gpu_t symm_gpu_g;

@@ -70,8 +70,8 @@ static __device__ void symm_k_exchange(void *dest, const void *src, size_t nbyte
                                        unsigned long long ll, symm_dev_tv_t tv)
 {
     if (ll)
-        symm_dev_ll_stream<SYMM_OP_SUM, char>(ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
-                                              dest, src, nbytes, 0, ll);
+        symm_dev_ll_stream<SYMM_DEV_OP_sum, char>(
+            ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, ll);
     else if (tv.slot == 0 || gridDim.x > 1)
         symm_dev_exchange<ALLTOALL>(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes,
                                     blockIdx.x, gridDim.x);
@@ -98,7 +98,8 @@ extern "C" __global__ void __launch_bounds__(1024)
                      symm_dev_tv_t tv)
 {
     if (ll)
-        symm_dev_ll_stream<SYMM_OP_SUM, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root, ll);
+        symm_dev_ll_stream<SYMM_DEV_OP_sum, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root,
+                                                  ll);
     else if (tv.slot == 0 || gridDim.x > 1)
         symm_dev_broadcast(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes, root,
                            blockIdx.x, gridDim.x);
@@ -106,36 +107,22 @@ extern "C" __global__ void __launch_bounds__(1024)
         symm_dev_broadcast(symm_dev_cc_block(tv), dest, src, nbytes, root, 0, 1);
 }
 
-/* symm_k_reduce_KIND_OP for every kind (element type by size, sign and float) and operator. */
-#define SYMM_K_REDUCE(KIND, T, OPN, OP)                                                          \
-    extern "C" __global__ void __launch_bounds__(1024) symm_k_reduce_##KIND##_##OPN(            \
+/* symm_k_reduce_KIND_OP for every kind of the type table's SYMM_GPU_KINDS and every operator
+ * the kind has. */
+#define SYMM_K_REDUCE(KIND, T, OP)                                                               \
+    extern "C" __global__ void __launch_bounds__(1024) symm_k_reduce_##KIND##_##OP(             \
         T *dest, const T *src, size_t n, unsigned long long ll, symm_dev_tv_t tv)               \
     {                                                                                           \
         if (ll)                                                                                 \
-            symm_dev_ll_stream<OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), 0, ll);       \
+            symm_dev_ll_stream<SYMM_DEV_OP_##OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), \
+                                                    0, ll);                                     \
         else if (tv.slot == 0 || gridDim.x > 1)                                                 \
-            symm_dev_reduce<OP, T>(symm_dev_cc_channel(tv, blockIdx.x), dest, src, n,           \
-                                   blockIdx.x, gridDim.x);                                      \
+            symm_dev_reduce<SYMM_DEV_OP_##OP, T>(symm_dev_cc_channel(tv, blockIdx.x), dest,     \
+                                                 src, n, blockIdx.x, gridDim.x);                \
         else                                                                                    \
-            symm_dev_reduce<OP, T>(symm_dev_cc_block(tv), dest, src, n, 0, 1);                  \
+            symm_dev_reduce<SYMM_DEV_OP_##OP, T>(symm_dev_cc_block(tv), dest, src, n, 0, 1);    \
     }
-#define SYMM_K_REDUCE_ARITH(KIND, T)                                                             \
-    SYMM_K_REDUCE(KIND, T, sum, SYMM_OP_SUM)                                                    \
-    SYMM_K_REDUCE(KIND, T, prod, SYMM_OP_PROD)                                                  \
-    SYMM_K_REDUCE(KIND, T, min, SYMM_OP_MIN)                                                    \
-    SYMM_K_REDUCE(KIND, T, max, SYMM_OP_MAX)
-#define SYMM_K_REDUCE_INT(KIND, T)                                                               \
-    SYMM_K_REDUCE_ARITH(KIND, T)                                                                \
-    SYMM_K_REDUCE(KIND, T, and, SYMM_OP_AND)                                                    \
-    SYMM_K_REDUCE(KIND, T, or, SYMM_OP_OR)                                                      \
-    SYMM_K_REDUCE(KIND, T, xor, SYMM_OP_XOR)
-SYMM_K_REDUCE_INT(i8, signed char)
-SYMM_K_REDUCE_INT(u8, unsigned char)
-SYMM_K_REDUCE_INT(i16, short)
-SYMM_K_REDUCE_INT(u16, unsigned short)
-SYMM_K_REDUCE_INT(i32, int)
-SYMM_K_REDUCE_INT(u32, unsigned int)
-SYMM_K_REDUCE_INT(i64, long long)
-SYMM_K_REDUCE_INT(u64, unsigned long long)
-SYMM_K_REDUCE_ARITH(f32, float)
-SYMM_K_REDUCE_ARITH(f64, double)
+#define SYMM_K_REDUCE_KIND(A, KIND, T, BIT)                                                      \
+    SYMM_IF_##BIT(SYMM_OPS_BITWISE(SYMM_K_REDUCE, KIND, T))                                     \
+    SYMM_OPS_MINMAX(SYMM_K_REDUCE, KIND, T) SYMM_OPS_SUMPROD(SYMM_K_REDUCE, KIND, T)
+SYMM_GPU_KINDS(SYMM_K_REDUCE_KIND, _)

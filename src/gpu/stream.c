@@ -307,19 +307,29 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
     return bcast("shmemx_broadcastmem_on_stream", team, dest, source, nelems, PE_root, stream);
 }
 
-/* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. */
-static const char *const kind_names[SYMM_GPU_KINDS] = {"i8",  "u8",  "i16", "u16", "i32",
-                                                       "u32", "i64", "u64", "f32", "f64"};
-static const char *const op_names[SYMM_GPU_OPS] = {"sum", "prod", "min", "max",
-                                                   "and", "or",   "xor"};
+/* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. A type reduces as the
+ * kind of the type table (SYMM_GPU_KINDS) of its size, signedness and class. */
+#define SIGNED(T) (!((T)0 < (T)-1))
+static const struct kind {
+    const char *name;
+    size_t size;
+    int is_signed, is_float;
+} kinds[SYMM_GPU_NKINDS] = {
+#define KIND_ROW(A, KIND, T, BIT) {#KIND, sizeof(T), SIGNED(T), (T)0.5 != (T)0},
+    SYMM_GPU_KINDS(KIND_ROW, _)
+#undef KIND_ROW
+};
+#define OP_NAME(A, B, OP) [SYMM_GPU_OP_##OP] = #OP,
+static const char *const op_names[SYMM_GPU_NOPS] = {SYMM_OPS(OP_NAME, _, _)};
+#undef OP_NAME
 
 static int kind_of(size_t size, int is_signed, int is_float)
 {
-    int k = size == 1 ? 0 : size == 2 ? 2 : size == 4 ? 4 : 6;
-
-    if (is_float)
-        return size == 4 ? 8 : 9;
-    return k + !is_signed;
+    for (int k = 0; k < SYMM_GPU_NKINDS; k++)
+        if (kinds[k].size == size && kinds[k].is_signed == is_signed &&
+            kinds[k].is_float == is_float)
+            return k;
+    return -1;
 }
 
 static int reduce(const char *call, shmem_team_t team, void *dest, const void *source,
@@ -335,7 +345,7 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
     f = &symm_gpu_g.k_reduce[kind][op];
     if (!*f) {
         char name[64];
-        snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);
+        snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kinds[kind].name, op_names[op]);
         SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_gpu_g.module, name));
     }
     launch_shape_t sh = shape(t, nbytes, recv);
@@ -349,16 +359,15 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
         shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
     {                                                                                           \
         return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
-                      sizeof(T), kind_of(sizeof(T), !((T)0 < (T)-1), (T)0.5 != (T)0),           \
+                      sizeof(T), kind_of(sizeof(T), SIGNED(T), (T)0.5 != (T)0),                 \
                       SYMM_GPU_OP_##OP, stream);                                                \
     }
-#define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
-    SYMMX_GPU_IF_TYPE(NAME)(                                                                    \
-        SYMM_IF_##SUMPROD(REDUCE_ON_STREAM(NAME, T, sum) REDUCE_ON_STREAM(NAME, T, prod))       \
-            SYMM_IF_##MINMAX(REDUCE_ON_STREAM(NAME, T, min) REDUCE_ON_STREAM(NAME, T, max))     \
-                SYMM_IF_##BITRED(REDUCE_ON_STREAM(NAME, T, and) REDUCE_ON_STREAM(NAME, T, or)   \
-                                     REDUCE_ON_STREAM(NAME, T, xor)))
-SYMM_TYPES(REDUCE_ROW, _)
+#define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, \
+                   TOALL, TOBIT, OLD, DEV)                                                      \
+    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(REDUCE_ON_STREAM, NAME, T))                 \
+                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_ON_STREAM, NAME, T))                  \
+                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_ON_STREAM, NAME, T)))
+SYMM_TYPE_TABLE(REDUCE_ROW, _)
 
 /* ---- Host collectives on device-heap buffers ------------------------------------------------ */
 int symm_gpu_holds(const void *addr)
@@ -399,12 +408,14 @@ void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, cons
 void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
                           size_t nreduce, size_t size, int cls, int op)
 {
-    if (cls == SYMM_GPU_OTHER || (cls == SYMM_GPU_FLOAT && size != 4 && size != 8))
+    int kind = kind_of(size, cls != SYMM_GPU_UINT, cls == SYMM_GPU_FLOAT);
+
+    if (cls == SYMM_GPU_OTHER || kind < 0)
         symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
                    "buffers take the reductions of integers, float and double", call, dest,
                    source);
     host_order(call);
     reduce(call, (shmem_team_t)team, dest, source, nreduce, size,
-           kind_of(size, cls == SYMM_GPU_INT, cls == SYMM_GPU_FLOAT), op, symm_gpu_g.copy);
+           kind, op, symm_gpu_g.copy);
     host_wait(call);
 }

@@ -82,9 +82,10 @@ template <typename T> __global__ void fill(T *p, size_t n, int pe, int salt)
                 #NAME " shmem_ptr");                                                            \
     }
 
-#define RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
-    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(RMA_KERNEL(NAME, T)))
-SYMM_TYPES(RMA_ROW, _)
+#define RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                TOALL, TOBIT, OLD, DEV)                                                         \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(RMA_KERNEL(NAME, T)))
+SYMM_TYPE_TABLE(RMA_ROW, _)
 
 template <typename T>
 static void run_type(const char *name, void (*kernel)(T *, const T *, T *, unsigned long long *))
@@ -254,9 +255,10 @@ static void host_rma_thread(void)
 int main(void)
 {
     gt_init();
-#define RUN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
-    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(run_type<T>(#NAME, rma_##NAME);))
-    SYMM_TYPES(RUN_ROW, _)
+#define RUN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                TOALL, TOBIT, OLD, DEV)                                                         \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(run_type<T>(#NAME, rma_##NAME);))
+    SYMM_TYPE_TABLE(RUN_ROW, _)
 
     unsigned char *sym = (unsigned char *)shmemx_malloc_device(18 * 1024), *src, *dst;
     CUDA_CHECK(cudaMalloc(&src, 1024));

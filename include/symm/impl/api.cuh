@@ -124,9 +124,10 @@ SYMM_DEV_API int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
                                                (unsigned long long *)sig_addr, signal, sig_op,  \
                                                pe);                                             \
     }
-#define SYMM_API_RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)    \
-    SYMM_DEV_IF_TYPE(NAME)(SYMM_IF_##RMA(SYMM_API_RMA(NAME, T)))
-SYMM_TYPES(SYMM_API_RMA_ROW, _)
+#define SYMM_API_RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,     \
+                         BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                    \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(SYMM_API_RMA(NAME, T)))
+SYMM_TYPE_TABLE(SYMM_API_RMA_ROW, _)
 
 /* Sized (putSIZE, ...) and byte (putmem, ...) forms: PUT and GET are the names' stems. */
 #define SYMM_API_BYTES(PUT, GET, SIZE, STRIDED)                                                  \

@@ -32,7 +32,10 @@
 #include "symm/impl/sync.cuh"
 
 
-enum { SYMM_OP_SUM, SYMM_OP_PROD, SYMM_OP_MIN, SYMM_OP_MAX, SYMM_OP_AND, SYMM_OP_OR, SYMM_OP_XOR };
+/* The reduction operators of the type table (SYMM_OPS): SYMM_DEV_OP_and, ... */
+#define SYMM_DEV_OP_ID(A, B, OP) SYMM_DEV_OP_##OP,
+enum { SYMM_OPS(SYMM_DEV_OP_ID, _, _) };
+#undef SYMM_DEV_OP_ID
 
 /* One operator per struct, so that a type meets only the operators it is instantiated with
  * (no bitwise operator ever sees a float). */
@@ -44,13 +47,13 @@ template <int OP> struct symm_dev_op;
             return EXPR;                                                                        \
         }                                                                                       \
     };
-SYMM_DEV_OP(SYMM_OP_SUM, a + b)
-SYMM_DEV_OP(SYMM_OP_PROD, a * b)
-SYMM_DEV_OP(SYMM_OP_MIN, b < a ? b : a)
-SYMM_DEV_OP(SYMM_OP_MAX, b > a ? b : a)
-SYMM_DEV_OP(SYMM_OP_AND, a & b)
-SYMM_DEV_OP(SYMM_OP_OR, a | b)
-SYMM_DEV_OP(SYMM_OP_XOR, a ^ b)
+SYMM_DEV_OP(SYMM_DEV_OP_sum, a + b)
+SYMM_DEV_OP(SYMM_DEV_OP_prod, a * b)
+SYMM_DEV_OP(SYMM_DEV_OP_min, b < a ? b : a)
+SYMM_DEV_OP(SYMM_DEV_OP_max, b > a ? b : a)
+SYMM_DEV_OP(SYMM_DEV_OP_and, a & b)
+SYMM_DEV_OP(SYMM_DEV_OP_or, a | b)
+SYMM_DEV_OP(SYMM_DEV_OP_xor, a ^ b)
 #undef SYMM_DEV_OP
 
 template <int OP, typename T> SYMM_DEV T symm_dev_combine(T a, T b)
@@ -390,9 +393,10 @@ SYMM_DEV void symm_dev_exchange(const symm_dev_cc_t &c, void *dest, const void *
     const char *s = (const char *)src;
 
     if (symm_dev_ll_fits(c, nbytes, nch)) {
-        symm_dev_ll_coll<SYMM_OP_SUM, char>(c, ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
-                                            dest, src, nbytes, 0, c.e, 0,
-                                            symm_dev_ll_words(nbytes) / 2);
+        symm_dev_ll_coll<SYMM_DEV_OP_sum, char>(c,
+                                                ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
+                                                dest, src, nbytes, 0, c.e, 0,
+                                                symm_dev_ll_words(nbytes) / 2);
         return;
     }
     size_t lo, hi;
@@ -416,8 +420,8 @@ SYMM_DEV void symm_dev_broadcast(const symm_dev_cc_t &c, void *dest, const void 
     const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
 
     if (symm_dev_ll_fits(c, nbytes, nch)) {
-        symm_dev_ll_coll<SYMM_OP_SUM, char>(c, SYMM_COLL_BROADCAST, dest, src, nbytes, root, c.e,
-                                            0, symm_dev_ll_words(nbytes) / 2);
+        symm_dev_ll_coll<SYMM_DEV_OP_sum, char>(c, SYMM_COLL_BROADCAST, dest, src, nbytes, root,
+                                                c.e, 0, symm_dev_ll_words(nbytes) / 2);
         return;
     }
     size_t lo, hi;
