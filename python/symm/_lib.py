@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The symm authors
+"""libsymm through ctypes: where it is found, and the prototypes of the routines used here.
+
+The library is SYMM_LIB when that is set, else libsymm.so of a build/ folder at the top of the
+source tree this package lies in, else libsymm.so.0 from the loader's search path (an installed
+symm)."""
+
+import ctypes
+import os
+
+_lib = None
+
+
+def _path():
+    env = os.environ.get("SYMM_LIB")
+    if env:
+        return env
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    built = os.path.join(top, "build", "libsymm.so")
+    return built if os.path.exists(built) else "libsymm.so.0"
+
+
+_c = ctypes
+_P = _c.c_void_p
+_PROTOS = {
+    "shmem_init": (None, []),
+    "shmem_finalize": (None, []),
+    "shmem_my_pe": (_c.c_int, []),
+    "shmem_n_pes": (_c.c_int, []),
+    "shmem_barrier_all": (None, []),
+    "shmem_malloc": (_P, [_c.c_size_t]),
+    "shmem_free": (None, [_P]),
+    "shmem_ptr": (_P, [_P, _c.c_int]),
+    "shmem_quiet": (None, []),
+    "shmem_alltoallmem": (_c.c_int, [_P, _P, _P, _c.c_size_t]),
+    "shmem_putmem_signal": (None, [_P, _P, _c.c_size_t, _P, _c.c_uint64, _c.c_int, _c.c_int]),
+    "shmem_signal_wait_until": (_c.c_uint64, [_P, _c.c_int, _c.c_uint64]),
+    "shmemx_ep_malloc": (_P, [_P, _c.c_long]),
+    # The GPU part: only in a build with CUDA.
+    "shmemx_malloc_device": (_P, [_c.c_size_t]),
+    "shmemx_free_device": (None, [_P]),
+    "shmemx_gpu_device": (_c.c_int, []),
+    "shmemx_barrier_all_on_stream": (None, [_P]),
+    "shmemx_putmem_signal_on_stream": (None, [_P, _P, _c.c_size_t, _P, _c.c_uint64, _c.c_int,
+                                              _c.c_int, _P]),
+    "shmemx_signal_wait_until_on_stream": (None, [_P, _c.c_int, _c.c_uint64, _P]),
+}
+
+SHMEM_CMP_GE = 3
+SHMEM_SIGNAL_SET = 0
+SHMEMX_MALLOC_DEVICE = 1 << 16
+
+
+def lib():
+    """The loaded library, its routines' prototypes set."""
+    global _lib
+    if _lib is None:
+        path = _path()
+        try:
+            handle = ctypes.CDLL(path)
+        except OSError as e:
+            raise OSError("symm: cannot load libsymm (%s): %s; set SYMM_LIB to the library's path"
+                          % (path, e)) from None
+        for name, (res, args) in _PROTOS.items():
+            fn = getattr(handle, name, None)
+            if fn is not None:
+                fn.restype = res
+                fn.argtypes = args
+        _lib = handle
+    return _lib
+
+
+def has(name):
+    """Whether the library has a routine (the GPU part's exist only in a build with CUDA)."""
+    return getattr(lib(), name, None) is not None
+
+
+def team_world():
+    """SHMEM_TEAM_WORLD: the address of the library's world team."""
+    return ctypes.addressof(ctypes.c_char.in_dll(lib(), "symm_team_world"))
