@@ -334,6 +334,7 @@ symm_status_t symm_net_init(char *why, size_t why_len)
         .rank = symm_g.my_pe,
         .size = symm_g.n_pes,
         .threads = symm_g.thread_level == SHMEM_THREAD_MULTIPLE,
+        .crowded = symm_g.oversubscribed,
         .lib = symm_g.params.ucx_lib,
         .net = net,
         .base = {symm_g.heap_base, symm_g.data_len ? symm_g.data_lo : NULL},

@@ -54,6 +54,7 @@ typedef struct symm_tl_env {
     int rank;
     int size;
     int threads;               /* 1 when several threads may call at once */
+    int crowded;               /* 1 when PEs outnumber CPUs: a waiting PE yields its CPU */
     const char *lib;           /* the library the transport loads, if it loads one */
     const unsigned char *net;  /* net[pe]: this transport reaches pe */
     void *base[SYMM_SEGS];     /* this PE's segments */

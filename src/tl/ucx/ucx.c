@@ -25,6 +25,7 @@
 #include <dlfcn.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,11 +156,14 @@ static ucs_status_t wait_req(ucp_worker_h w, ucs_status_ptr_t r)
         return UCS_PTR_STATUS(r);
     /* A PE blocked here still progresses all its workers: a flush completes only when the
      * peers acknowledge on every endpoint of the worker, the ones their workers opened back
-     * to this PE's included, so two PEs flushing at once wait for each other's workers. */
-    while ((st = F.ucp_request_check_status(r)) == UCS_INPROGRESS) {
+     * to this PE's included, so two PEs flushing at once wait for each other's workers. When
+     * PEs outnumber CPUs, the peer that must answer may need this CPU: yield it between
+     * polls, or the answer waits for the end of this PE's time slice (milliseconds). */
+    for (unsigned polls = 0; (st = F.ucp_request_check_status(r)) == UCS_INPROGRESS; polls++) {
         if (w != U.target.w)
             F.ucp_worker_progress(w);
-        progress_all();
+        if (!progress_all() && U.env.crowded && polls >= 16)
+            sched_yield();
     }
     F.ucp_request_free(r);
     return st;
