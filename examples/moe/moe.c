@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     moe_args_t a;
     moe_buffer_t b;
     double secs = 0.0;
-    int me, n;
+    int me, n, rc;
 
     shmem_init();
     me = shmem_my_pe();
@@ -121,20 +121,9 @@ int main(int argc, char **argv)
         errors_mine += round_trip(&b, &a, iter, &secs);
     moe_buffer_fini(&b);
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &errors_all, &errors_mine, 1);
-    if (me == 0) {
-        printf("moe: %d PEs, %d tokens a PE (%s), hidden %d, %d experts, top-%d, %d channels, "
-               "%s routing, %s: %d rounds, %.3f ms a round on pe 0", n, a.tokens,
-               moe_countings[a.counts], a.hidden, a.experts, a.topk, a.channels,
-               moe_routings[a.routing],
-               a.symmetric ? "puts only" : "stores inside a node, puts across", a.iters,
-               1e3 * secs / a.iters);
-        if (a.check)
-            printf("; %s\n", errors_all ? "FAILED" : "dispatch and combine agree with the "
-                                                     "reference");
-        else
-            printf("\n");
-        fflush(stdout);
-    }
+    rc = moe_report("moe", &a, me, n,
+                    a.symmetric ? "puts only" : "stores inside a node, puts across",
+                    1e3 * secs / a.iters, errors_all);
     shmem_finalize();
-    return errors_all ? 1 : 0;
+    return rc;
 }

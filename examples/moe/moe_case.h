@@ -4,7 +4,7 @@
  * What the CPU and GPU versions of the MoE example share: the command line, the tokens and
  * routing every PE makes (a pure function of the seed, the PE and the token, so any PE can
  * recompute what any other sends), the toy experts, and the local reference both are checked
- * against. Plain C that also compiles as C++ (moe_gpu.cu).
+ * against. Plain C that also compiles as CUDA C++ (moe_gpu.cu).
  *
  * Values are chosen so that float arithmetic on them is exact: tokens are multiples of 1/8 in
  * [-4, 4), expert outputs multiples of 1/16 below 9 in magnitude (exact in bfloat16 too), gate
@@ -34,6 +34,13 @@ typedef struct moe_args {
 } moe_args_t;
 
 #define MOE_MAX_TOPK 64
+
+/* The experts run in kernels too (moe_gpu.cu). */
+#ifdef __CUDACC__
+#define MOE_HD __host__ __device__
+#else
+#define MOE_HD
+#endif
 
 enum { MOE_RANDOM, MOE_ONE, MOE_LOCAL };  /* --routing random | one | local */
 enum { MOE_EVEN, MOE_UNEVEN, MOE_ZERO };  /* --counts even | uneven | zero */
@@ -167,7 +174,7 @@ static inline float moe_x(const moe_args_t *a, int iter, int pe, int t, int h)
 }
 
 /* Expert e on one element. */
-static inline float moe_expert(int e, float x)
+MOE_HD static inline float moe_expert(int e, float x)
 {
     return x * (0.5f * (float)(e % 4 + 1)) + 0.125f * (float)(e % 8);
 }
@@ -287,6 +294,25 @@ static inline long moe_check_combine(const moe_args_t *a, int iter, int me, int 
         }
     }
     return errors;
+}
+
+/* PE 0's line about the job (how: the way tokens travel; ms: a round's time on PE 0); returns
+ * the job's exit status, 1 when any PE found a difference. */
+static inline int moe_report(const char *prog, const moe_args_t *a, int me, int n,
+                             const char *how, double ms, long errors)
+{
+    if (me == 0) {
+        printf("%s: %d PEs, %d tokens a PE (%s), hidden %d, %d experts, top-%d, %d channels, "
+               "%s routing, %s: %d rounds, %.3f ms a round on pe 0", prog, n, a->tokens,
+               moe_countings[a->counts], a->hidden, a->experts, a->topk, a->channels,
+               moe_routings[a->routing], how, a->iters, ms);
+        if (a->check)
+            printf("; %s\n", errors ? "FAILED" : "dispatch and combine agree with the reference");
+        else
+            printf("\n");
+        fflush(stdout);
+    }
+    return errors ? 1 : 0;
 }
 
 #endif

@@ -164,6 +164,13 @@ static void post(const shmemx_ep_chan_t *chan, int ch, int pe, int direct, const
     }
 }
 
+/* Waits until slot ch of `chan` from pe holds this round's data, and returns it. */
+static const void *arrived(const shmemx_ep_chan_t *chan, int ch, int pe, uint64_t round)
+{
+    shmem_signal_wait_until(shmemx_ep_signal(chan, ch, pe), SHMEM_CMP_GE, round);
+    return shmemx_ep_recv_slot(chan, ch, pe);
+}
+
 /* Counts what goes where: the count exchange's row for every PE, and the sender's list of
  * tokens per (channel, destination). */
 static void count(moe_buffer_t *b, int tokens, const int *topk_idx, moe_recv_t *r)
@@ -271,9 +278,7 @@ static void receive_tokens(moe_buffer_t *b, moe_recv_t *r)
             int cnt = r->rcount[s * C + c];
             if (cnt == 0)
                 continue;
-            shmem_signal_wait_until(shmemx_ep_signal(&b->disp, c, s), SHMEM_CMP_GE,
-                                    b->disp_epoch);
-            const char *slot = shmemx_ep_recv_slot(&b->disp, c, s);
+            const char *slot = arrived(&b->disp, c, s, b->disp_epoch);
             for (int j = 0; j < cnt; j++, g++) {
                 const char *rec = slot + (size_t)j * b->rec;
                 int32_t src, e;
@@ -366,9 +371,7 @@ void moe_combine(moe_buffer_t *b, const float *y, const moe_recv_t *r, float *ou
             int cnt = r->scount[c * n + d];
             if (cnt == 0)
                 continue;
-            shmem_signal_wait_until(shmemx_ep_signal(&b->comb, c, d), SHMEM_CMP_GE,
-                                    b->comb_epoch);
-            const float *p = shmemx_ep_recv_slot(&b->comb, c, d);
+            const float *p = arrived(&b->comb, c, d, b->comb_epoch);
             for (int j = 0; j < cnt; j++) {
                 float *o = out + (size_t)r->sidx[r->soff[c * n + d] + j] * H;
                 for (int h = 0; h < H; h++)

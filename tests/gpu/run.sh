@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs every GPU test on a machine with GPUs: the SPMD tests at 1 and 2 PEs (the heap test
-# also on a small heap and on one larger than the GPU), the NVSHMEM program under mpirun too
-# (where the build has PMIx), the bad calls (each must end the job with its message, through
-# tests/run_expect_fail.sh), the demo, and a compute-sanitizer memcheck run of the tests at 2
-# PEs that must be clean.
+# also on a small heap and on one larger than the GPU), the MoE example (moe_gpu --check) and
+# the Python interface on torch tensors (where PyTorch is installed), the NVSHMEM program
+# under mpirun too (where the build has PMIx), the bad calls (each must end the job with its
+# message, through tests/run_expect_fail.sh), the demo, and a compute-sanitizer memcheck run
+# of the tests at 2 PEs that must be clean.
 #   tests/gpu/run.sh [BUILD_DIR]     (default build/; configured and built when missing)
 # Exit status: 0 all passed, 1 a failure, 77 no GPU here. SYMM_GPU_TEST_LOG=DIR keeps logs.
 set -u
@@ -55,6 +56,21 @@ for np in $nps; do
         "$symmrun" -n "$np" --timeout 110 "$t/gpu_heap" --small
     run "gpu_heap oom np$np" env SYMM_DEVICE_HEAP_SIZE=512G \
         "$symmrun" -n "$np" --timeout 110 "$t/gpu_heap"
+    # MoE dispatch and combine (examples/moe, docs/ep.md): the CPU tests' cases, a large
+    # shape, and the Python interface's torch path where PyTorch is installed.
+    for args in "" "--routing one --counts uneven" "--routing local --channels 3" \
+        "--counts zero" "--counts uneven --topk 3 --channels 1 --hidden 40" \
+        "--tokens 1024 --hidden 7168 --experts 256 --topk 8 --channels 16 --iters 2"; do
+        run "moe_gpu $args np$np" "$symmrun" -n "$np" --timeout 110 \
+            "$build/examples/moe/moe_gpu" --check $args
+    done
+    if python3 -c "import numpy, torch" 2>/dev/null; then
+        run "ep_test.py torch np$np" env PYTHONPATH=python SYMM_LIB="$build/libsymm.so" \
+            PYTHONDONTWRITEBYTECODE=1 "$symmrun" -n "$np" --timeout 110 python3 \
+            tests/ep/ep_test.py --device cuda
+    else
+        echo "ep_test.py torch np$np: skipped (no python3 with NumPy and PyTorch)"
+    fi
 done
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
