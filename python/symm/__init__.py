@@ -75,23 +75,18 @@ def _torch():
     return torch
 
 
-def _host_alloc(nbytes):
-    ptr = _lib.lib().shmem_malloc(max(nbytes, 1))
-    if not ptr:
-        raise MemoryError("symm: the symmetric heap cannot hold %d more bytes on some PE "
-                          "(SHMEM_SYMMETRIC_SIZE sets its size)" % nbytes)
-    _blocks[ptr] = "host"
-    return ptr
-
-
-def _device_alloc(nbytes):
-    if not _lib.has("shmemx_malloc_device"):
+def _alloc(nbytes, device):
+    """A new block of the host heap, or of the device heap (collective)."""
+    lib = _lib.lib()
+    if device and not _lib.has("shmemx_malloc_device"):
         raise RuntimeError("symm: this libsymm was built without CUDA: no GPU heap")
-    ptr = _lib.lib().shmemx_malloc_device(max(nbytes, 1))
+    ptr = (lib.shmemx_malloc_device if device else lib.shmem_malloc)(max(nbytes, 1))
     if not ptr:
-        raise MemoryError("symm: the device heap cannot hold %d more bytes on some PE "
-                          "(SYMM_DEVICE_HEAP_SIZE sets its size)" % nbytes)
-    _blocks[ptr] = "device"
+        raise MemoryError("symm: the %s heap cannot hold %d more bytes on some PE (%s sets its "
+                          "size)" % ("device" if device else "symmetric", nbytes,
+                                     "SYMM_DEVICE_HEAP_SIZE" if device
+                                     else "SHMEM_SYMMETRIC_SIZE"))
+    _blocks[ptr] = "device" if device else "host"
     return ptr
 
 
@@ -124,7 +119,7 @@ def array(shape, dtype="float32"):
     np = _numpy()
     shape, count = _shape(shape)
     dtype = np.dtype(dtype)
-    return _host_array(_host_alloc(count * dtype.itemsize), shape, dtype)
+    return _host_array(_alloc(count * dtype.itemsize, False), shape, dtype)
 
 
 def tensor(shape, dtype=None):
@@ -134,7 +129,7 @@ def tensor(shape, dtype=None):
     torch = _torch()
     dtype = torch.float32 if dtype is None else dtype
     shape, count = _shape(shape)
-    ptr = _device_alloc(count * torch.empty((), dtype=dtype).element_size())
+    ptr = _alloc(count * torch.empty((), dtype=dtype).element_size(), True)
     torch.cuda.set_device(gpu_device())
     return _device_tensor(ptr, shape, dtype)
 

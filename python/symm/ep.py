@@ -120,6 +120,7 @@ class _NumpyData:
         return _host_array(ptr, (nbytes,), "uint8")
 
     def view(self, u8, off, shape):
+        """The bytes of a block from off, as an array of `shape` (NumPy and torch alike)."""
         count = 1
         for s in shape:
             count *= s
@@ -203,12 +204,6 @@ class _TorchData(_NumpyData):
         self.torch.cuda.set_device(gpu_device())
         self.device = self.torch.device("cuda", gpu_device())
         return _device_tensor(ptr, (nbytes,), self.torch.uint8)
-
-    def view(self, u8, off, shape):
-        count = 1
-        for s in shape:
-            count *= s
-        return u8[off:off + count * self.esize].view(self.dtype).view(shape)
 
     def rows(self, x, tokens, hidden, what):
         if tuple(x.shape) != (tokens, hidden):
