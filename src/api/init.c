@@ -81,7 +81,7 @@ void symm_finalize(void)
     if (symm_g.net) {
         /* The barrier's own signals must have landed before a peer closes its end: complete
          * them, then meet out of band. */
-        symm_net_quiet(SHMEM_CTX_DEFAULT);
+        symm_net_quiet_all();
         symm_g.boot->barrier();
     }
     symm_gpu_fini();

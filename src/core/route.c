@@ -218,6 +218,21 @@ void symm_peer_put(const void *addr, const void *src, size_t n, int pe)
     }
 }
 
+void symm_peer_flag(const void *addr, uint32_t value, int pe)
+{
+    symm_tl_seg_t seg;
+    uint64_t off;
+    char *p = peer_window("symm_peer_flag", addr, sizeof(value), pe, &seg, &off);
+
+    if (p) {
+        atomic_store_explicit((_Atomic uint32_t *)p, value, memory_order_seq_cst);
+        symm_wake(pe, p, sizeof(value));
+    } else {
+        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_flag", pe, seg, off, &value,
+                         sizeof(value), SYMM_TL_FLAG);
+    }
+}
+
 uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch)
 {
     symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value};
@@ -369,7 +384,13 @@ void symm_net_rest(int on)
 void symm_net_quiet(shmem_ctx_t ctx)
 {
     if (symm_g.net)
-        symm_tl_net->quiet(chan(ctx));
+        symm_tl_net->quiet(chan(ctx), 0);
+}
+
+void symm_net_quiet_all(void)
+{
+    if (symm_g.net)
+        symm_tl_net->quiet(chan(SHMEM_CTX_DEFAULT), 1);
 }
 
 void symm_net_fence(shmem_ctx_t ctx)

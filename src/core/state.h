@@ -376,6 +376,9 @@ void symm_peer_get(void *dest, const void *addr, size_t n, int pe);
 /* The same, issued only: complete after symm_net_quiet(SHMEM_CTX_DEFAULT). */
 void symm_peer_get_nbi(void *dest, const void *addr, size_t n, int pe);
 void symm_peer_put(const void *addr, const void *src, size_t n, int pe);
+/* A library flag (a barrier's signal) set to value in pe: seen there when it lands, completed
+ * only by symm_net_quiet_all. */
+void symm_peer_flag(const void *addr, uint32_t value, int pe);
 uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch);
 /* Nodes from the settings (SYMM_NODES); before the teams. */
 void symm_nodes_init(void);
@@ -392,6 +395,8 @@ SYMM_INLINE int symm_net_progress(void)
 void symm_net_rest(int on);
 /* Completes (quiet) or orders (fence) the network operations of a context. */
 void symm_net_quiet(shmem_ctx_t ctx);
+/* The same for the default context, the library's flags included. */
+void symm_net_quiet_all(void);
 void symm_net_fence(shmem_ctx_t ctx);
 void symm_net_ctx_release(shmem_ctx_t ctx);
 

@@ -148,7 +148,7 @@ static void signal_word(symm_team_t *t, int idx, _Atomic uint32_t *mine, uint32_
     int pe = symm_team_pe(t, idx);
 
     if (symm_g.reach[pe] == SYMM_REACH_NET) {
-        symm_peer_put(mine, &epoch, sizeof(epoch), pe);
+        symm_peer_flag(mine, epoch, pe);
         return;
     }
     _Atomic uint32_t *w = (_Atomic uint32_t *)((char *)mine - symm_g.heap_base +

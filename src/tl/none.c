@@ -48,6 +48,12 @@ static void none_rest(int on)
 {
 }
 
+static void none_quiet(void **chan, int all)
+{
+    (void)chan;
+    (void)all;
+}
+
 static const symm_tl_ops_t none_ops = {
     .name = "none",
     .init = none_init,
@@ -56,7 +62,7 @@ static const symm_tl_ops_t none_ops = {
     .get = none_get,
     .amo = none_amo,
     .fence = none_chan,
-    .quiet = none_chan,
+    .quiet = none_quiet,
     .progress = none_progress,
     .rest = none_rest,
     .chan_release = none_chan,

@@ -12,12 +12,21 @@
  * Completion: put returns when the source may be reused; get and a fetching amo when the
  * value is here; an _nbi put or get when issued (quiet completes it). fence orders the
  * context's earlier puts and AMOs to each PE before its later ones; quiet completes them all.
+ * A put of the library's own flags (SYMM_TL_FLAG: a barrier's signals, which the waiting peer
+ * sees when they land) is left to quiet_all, so that a quiet after nothing but barriers costs
+ * no round trip.
  */
 #ifndef SYMM_TL_H
 #define SYMM_TL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The nbi argument of put and get: 0 (return when the source may be reused, or the value is
+ * here), SYMM_TL_NBI (issued; quiet completes it), SYMM_TL_FLAG (a put of a library flag:
+ * returns as 0 does, and only quiet with `all` waits for it to land). */
+#define SYMM_TL_NBI 1
+#define SYMM_TL_FLAG 2
 
 #include "core/status.h"
 
@@ -78,7 +87,8 @@ typedef struct symm_tl_ops {
     /* Returns the old value (zero-extended) when fetch is set. */
     uint64_t (*amo)(void **chan, const char *call, const symm_tl_amo_t *a, int fetch);
     void (*fence)(void **chan);
-    void (*quiet)(void **chan);
+    /* all: the flags too (before the connections close). */
+    void (*quiet)(void **chan, int all);
     /* Serves what peers sent to this PE; nonzero when anything was done. */
     int (*progress)(void);
     /* The PE goes to sleep in a wait (on 1) or is back (on 0): whatever serves its peers in

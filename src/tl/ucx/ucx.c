@@ -61,6 +61,9 @@ typedef struct worker {
     ucp_ep_h *ep;        /* [pe] */
     ucp_rkey_h *rkey;    /* [pe * SYMM_SEGS + seg] */
     uint64_t discard;    /* reply buffer of a SET, never read */
+    /* Whether operations (flags) were issued since the last quiet (with all): a quiet after
+     * none returns at once, where one context serves a single thread. */
+    _Atomic int dirty, flags;
     /* Requests of issued operations still in flight, completed by quiet: UCX 1.13's worker
      * flush over its shared-memory transports returned before gets issued after an earlier
      * flush had landed, so quiet waits for each request itself. */
@@ -558,7 +561,8 @@ static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
     ucs_status_ptr_t r =
         F.ucp_put_nbx(wk->ep[pe], src, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
 
-    check(nbi ? keep(wk, r) : wait_req(wk->w, r), call, "put", pe);
+    atomic_store_explicit(nbi == SYMM_TL_FLAG ? &wk->flags : &wk->dirty, 1, memory_order_relaxed);
+    check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, "put", pe);
 }
 
 static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
@@ -569,7 +573,9 @@ static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
     ucs_status_ptr_t r =
         F.ucp_get_nbx(wk->ep[pe], dest, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
 
-    check(nbi ? keep(wk, r) : wait_req(wk->w, r), call, "get", pe);
+    if (nbi == SYMM_TL_NBI)
+        atomic_store_explicit(&wk->dirty, 1, memory_order_relaxed);
+    check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, "get", pe);
 }
 
 static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
@@ -612,6 +618,7 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
     r = F.ucp_atomic_op_nbx(wk->ep[a->pe], ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off),
                             rkey_of(wk, call, a->pe, a->seg), &p);
     if (!reply) {
+        atomic_store_explicit(&wk->dirty, 1, memory_order_relaxed);
         check(keep(wk, r), call, "atomic", a->pe);
         return 0;
     }
@@ -625,7 +632,7 @@ static void ucx_fence(void **chan)
         F.ucp_worker_fence(worker_of(chan)->w);
 }
 
-static void ucx_quiet(void **chan)
+static void ucx_quiet(void **chan, int all)
 {
     worker_t *wk;
     ucp_request_param_t p = {.op_attr_mask = 0};
@@ -634,6 +641,14 @@ static void ucx_quiet(void **chan)
     if (!U.ctx)
         return;
     wk = worker_of(chan);
+    /* With several threads on a context, one thread's quiet must not return while another's
+     * flush of its operations is still under way: those always flush. */
+    if (!U.env.threads && !atomic_load_explicit(&wk->dirty, memory_order_relaxed) &&
+        !(all && atomic_load_explicit(&wk->flags, memory_order_relaxed)))
+        return;
+    atomic_store_explicit(&wk->dirty, 0, memory_order_relaxed);
+    if (all)
+        atomic_store_explicit(&wk->flags, 0, memory_order_relaxed);
     st = complete_kept(wk);
     if (st == UCS_OK)
         st = wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p));
