@@ -215,11 +215,13 @@ SIZED(64)
 
 /* Reductions: every PE combines all sources in set order into a private buffer, then copies
  * it to dest (dest may be source); results are identical on every PE. pWrk is not needed. */
-static void to_all(const char *call, void *dest, const void *source, int nreduce, size_t es,
-                   symm_combine_fn fn, int start, int log_stride, int size, long *psync)
+static void to_all(const char *call, void *dest, const void *source, int nreduce,
+                   symm_type_t type, symm_op_t op, int start, int log_stride, int size,
+                   long *psync)
 {
     aset_t a = aset_make(call, start, log_stride, size, psync);
-    size_t nb;
+    size_t es = symm_type_size[type], nb;
+    symm_combine_fn fn = symm_combine[op][type];
     char *tmp, *in;
 
     symm_coll_host_only(call, dest, source);
@@ -244,13 +246,12 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
 }
 
 #define TO_ALL(NAME, T, OP)                                                                      \
-    void symm_combine_##NAME##_##OP(void *acc, const void *in, size_t n);                       \
     SYMM_EXPORT void shmem_##NAME##_##OP##_to_all(T *dest, const T *source, int nreduce,        \
                                                   int PE_start, int logPE_stride, int PE_size,  \
                                                   T *pWrk, long *pSync)                         \
     {                                                                                           \
-        to_all("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, sizeof(T),              \
-               symm_combine_##NAME##_##OP, PE_start, logPE_stride, PE_size, pSync);             \
+        to_all("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, SYMM_TYPE_##NAME,       \
+               SYMM_OP_##OP, PE_start, logPE_stride, PE_size, pSync);                           \
     }
 #define TO_ALL_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
                    SCAN, TOALL, TOBIT, OLD, DEV)                                                \

@@ -734,27 +734,17 @@ void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *
         reduce_large(&c, dest, source, nelems, es, fn);
 }
 
-static void and64(void *acc, const void *in, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        ((uint64_t *)acc)[i] &= ((const uint64_t *)in)[i];
-}
-
+/* The library's own agreement steps; their op ids (7, 8) are no public reduction's. */
 void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in)
 {
-    symm_coll_reduce(t, "shmem_team_split", out, &in, 1, sizeof(in), and64, 7);
-}
-
-static void max64(void *acc, const void *in, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (((const uint64_t *)in)[i] > ((uint64_t *)acc)[i])
-            ((uint64_t *)acc)[i] = ((const uint64_t *)in)[i];
+    symm_coll_reduce(t, "shmem_team_split", out, &in, 1, sizeof(in),
+                     symm_combine[SYMM_OP_and][SYMM_TYPE_uint64], 7);
 }
 
 void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in)
 {
-    symm_coll_reduce(t, "shmem_team_split", out, &in, 1, sizeof(in), max64, 8);
+    symm_coll_reduce(t, "shmem_team_split", out, &in, 1, sizeof(in),
+                     symm_combine[SYMM_OP_max][SYMM_TYPE_uint64], 8);
 }
 
 /* ---- scans (OpenSHMEM 1.6) ------------------------------------------------------------------
@@ -762,10 +752,11 @@ void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in)
  * order; the result is written only after every member finished reading, so dest may be
  * source. */
 static void scan(shmem_team_t team, const char *call, void *dest, const void *source,
-                 size_t nelems, size_t es, symm_combine_fn fn, int exclusive)
+                 size_t nelems, symm_type_t type, int exclusive)
 {
     coll_t c;
-    size_t nb = bytes(call, nelems, es);
+    size_t es = symm_type_size[type], nb = bytes(call, nelems, es);
+    symm_combine_fn fn = symm_combine[SYMM_OP_sum][type];
     int last;
     char *tmp;
 
@@ -888,66 +879,45 @@ SYMM_EXPORT int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *so
     SYMM_IF_##RMA(COLL_SHELLS(NAME, T))
 SYMM_TYPES(COLL_ROW, _)
 
-/* The [op][type] table: the only place per-type arithmetic lives. */
-#define COMBINE_FN(NAME, T, OP, EXPR)                                                            \
-    void symm_combine_##NAME##_##OP(void *acc, const void *in, size_t n);                       \
-    void symm_combine_##NAME##_##OP(void *acc, const void *in, size_t n)                        \
-    {                                                                                           \
-        T *a = acc;                                                                             \
-        const T *b = in;                                                                        \
-        for (size_t i = 0; i < n; i++)                                                          \
-            a[i] = EXPR;                                                                        \
-    }
-#define COMBINE(NAME, T, OP, EXPR, DEV)                                                          \
-    COMBINE_FN(NAME, T, OP, EXPR)                                                               \
+/* Team reductions: on the GPU when a buffer is in the device heap, else through the
+ * [op][type] table. */
+static int reduce(shmem_team_t team, const char *call, void *dest, const void *source,
+                  size_t nreduce, symm_type_t type, symm_op_t op)
+{
+    symm_team_t *t = symm_team_get(team, call);
+
+    if (SYMM_UNLIKELY(on_device(dest, source)))
+        symm_gpu_host_reduce(call, (void *)team, dest, source, nreduce, type, op);
+    else
+        symm_coll_reduce(t, call, dest, source, nreduce, symm_type_size[type],
+                         symm_combine[op][type], name_hash(call));
+    return 0;
+}
+
+#define REDUCE_SHELL(NAME, T, OP)                                                                \
     SYMM_EXPORT int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,   \
                                                  size_t nreduce)                                \
     {                                                                                           \
-        const char *call = "shmem_" #NAME "_" #OP "_reduce";                                    \
-        symm_team_t *t = symm_team_get(team, call);                                             \
-        if (SYMM_UNLIKELY(on_device(dest, source)))                                             \
-            symm_gpu_host_reduce(call, (void *)team, dest, source, nreduce, sizeof(T),          \
-                                 SYMM_GPU_CLASS_##DEV(T), SYMM_GPU_OP_##OP);                    \
-        else                                                                                    \
-            symm_coll_reduce(t, call, dest, source, nreduce, sizeof(T),                         \
-                             symm_combine_##NAME##_##OP, name_hash(call));                      \
-        return 0;                                                                               \
+        return reduce(team, "shmem_" #NAME "_" #OP "_reduce", dest, source, nreduce,            \
+                      SYMM_TYPE_##NAME, SYMM_OP_##OP);                                          \
     }
-#define BIT_OPS(NAME, T, DEV)                                                                    \
-    COMBINE(NAME, T, and, a[i] & b[i], DEV) COMBINE(NAME, T, or, a[i] | b[i], DEV)              \
-    COMBINE(NAME, T, xor, a[i] ^ b[i], DEV)
-#define MINMAX_OPS(NAME, T, DEV)                                                                 \
-    COMBINE(NAME, T, max, a[i] > b[i] ? a[i] : b[i], DEV)                                       \
-    COMBINE(NAME, T, min, a[i] < b[i] ? a[i] : b[i], DEV)
-#define SUMPROD_OPS(NAME, T, DEV)                                                                \
-    COMBINE(NAME, T, sum, a[i] + b[i], DEV) COMBINE(NAME, T, prod, a[i] * b[i], DEV)
-/* Signed bitwise combiners: the active-set forms (shmem_int_and_to_all) have them. */
-#define BIT_FNS(NAME, T)                                                                         \
-    COMBINE_FN(NAME, T, and, a[i] & b[i]) COMBINE_FN(NAME, T, or, a[i] | b[i])                  \
-    COMBINE_FN(NAME, T, xor, a[i] ^ b[i])
-#define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
-                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
-    SYMM_IF_##BITRED(BIT_OPS(NAME, T, DEV)) SYMM_IF_##MINMAX(MINMAX_OPS(NAME, T, DEV))          \
-    SYMM_IF_##SUMPROD(SUMPROD_OPS(NAME, T, DEV)) SYMM_IF_##TOBIT(BIT_FNS(NAME, T))
-SYMM_TYPE_TABLE(REDUCE_ROW, _)
-
-/* Scans use the sum combiners. */
+/* Scans sum. */
 #define SCAN_SHELLS(NAME, T)                                                                     \
     SYMM_EXPORT int shmem_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source,      \
                                               size_t nelems)                                    \
     {                                                                                           \
-        scan(team, "shmem_" #NAME "_sum_inscan", dest, source, nelems, sizeof(T),               \
-             symm_combine_##NAME##_sum, 0);                                                     \
+        scan(team, "shmem_" #NAME "_sum_inscan", dest, source, nelems, SYMM_TYPE_##NAME, 0);    \
         return 0;                                                                               \
     }                                                                                           \
     SYMM_EXPORT int shmem_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source,      \
                                               size_t nelems)                                    \
     {                                                                                           \
-        scan(team, "shmem_" #NAME "_sum_exscan", dest, source, nelems, sizeof(T),               \
-             symm_combine_##NAME##_sum, 1);                                                     \
+        scan(team, "shmem_" #NAME "_sum_exscan", dest, source, nelems, SYMM_TYPE_##NAME, 1);    \
         return 0;                                                                               \
     }
-#define SCAN_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
-                 TOALL, TOBIT, OLD, DEV)                                                        \
-    SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
-SYMM_TYPE_TABLE(SCAN_ROW, _)
+#define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
+                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
+    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(REDUCE_SHELL, NAME, T))                                   \
+    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_SHELL, NAME, T))                                    \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_SHELL, NAME, T)) SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
+SYMM_TYPE_TABLE(REDUCE_ROW, _)

@@ -12,6 +12,19 @@
 /* Combines n elements of `in` into `acc` (acc = acc op in). */
 typedef void (*symm_combine_fn)(void *acc, const void *in, size_t n);
 
+/* The rows of the type table (SYMM_TYPE_float, ...) and the reduction operators (SYMM_OP_and,
+ * ...), in the table's order. */
+#define SYMM_TYPE_ID(_, NAME, ...) SYMM_TYPE_##NAME,
+typedef enum { SYMM_TYPE_TABLE(SYMM_TYPE_ID, _) SYMM_TYPE_COUNT } symm_type_t;
+#undef SYMM_TYPE_ID
+#define SYMM_OP_ID(A, B, OP) SYMM_OP_##OP,
+typedef enum { SYMM_OPS(SYMM_OP_ID, _, _) SYMM_OP_COUNT } symm_op_t;
+#undef SYMM_OP_ID
+/* The [op][type] table (combine.c): the combiner of an operator on a row's elements, NULL where
+ * the row has no such operator; and each row's element size. */
+extern const symm_combine_fn symm_combine[SYMM_OP_COUNT][SYMM_TYPE_COUNT];
+extern const size_t symm_type_size[SYMM_TYPE_COUNT];
+
 /* Fatal when dest or source lies in the device heap: for the collectives without a GPU form. */
 void symm_coll_host_only(const char *call, const void *dest, const void *source);
 /* Reduction over team t, elements of `size` bytes combined by fn in team order. */

@@ -10,8 +10,6 @@
 
 #include <stddef.h>
 
-#include "symm/types.def"
-
 #include "core/status.h"
 
 /* After the host heap is up: picks this PE's GPU and sets up the device heap window when the
@@ -51,22 +49,13 @@ int symm_gpu_holds(const void *addr);
 /* A host collective on device-heap buffers (team `team`, a shmem_team_t): the stream form's
  * kernels on the GPU part's own stream, waited for, so the call is complete on return as any
  * host collective. SYMM_GPU_BCAST (root a team index; nbytes in all), SYMM_GPU_FCOLLECT and
- * SYMM_GPU_ALLTOALL (nbytes per PE). Reductions: elements of `size` bytes of class `cls`
- * (SYMM_GPU_INT, _UINT, _FLOAT, or _OTHER: none on the GPU), op SYMM_GPU_OP_<name>. Fatal,
- * naming call, for what the GPU cannot do. */
+ * SYMM_GPU_ALLTOALL (nbytes per PE). Reductions: elements of row `type` of the type table,
+ * operator `op` (a symm_type_t and a symm_op_t of coll/coll.h). Fatal, naming call, for what
+ * the GPU cannot do. */
 enum { SYMM_GPU_BCAST, SYMM_GPU_FCOLLECT, SYMM_GPU_ALLTOALL };
-enum { SYMM_GPU_OTHER, SYMM_GPU_INT, SYMM_GPU_UINT, SYMM_GPU_FLOAT };
-/* The operators of the type table: SYMM_GPU_OP_and, ... SYMM_GPU_OP_prod, SYMM_GPU_NOPS. */
-#define SYMM_GPU_OP_ID(A, B, OP) SYMM_GPU_OP_##OP,
-enum { SYMM_OPS(SYMM_GPU_OP_ID, _, _) SYMM_GPU_NOPS };
-/* The class of type T for symm_gpu_host_reduce, by the row's DEV column: SYMM_GPU_CLASS_0(T) is
- * a type without device forms. */
-#define SYMM_GPU_CLASS_0(T) SYMM_GPU_OTHER
-#define SYMM_GPU_CLASS_1(T)                                                                      \
-    ((T)0.5 != (T)0 ? SYMM_GPU_FLOAT : ((T)-1 / 2) == 0 ? SYMM_GPU_INT : SYMM_GPU_UINT)
 void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
                         size_t nbytes, int root);
 void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
-                          size_t nreduce, size_t size, int cls, int op);
+                          size_t nreduce, int type, int op);
 
 #endif

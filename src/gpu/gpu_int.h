@@ -11,6 +11,7 @@
 
 #include <cuda.h>
 
+#include "coll/coll.h"
 #include "core/state.h"
 #include "gpu/driver.h"
 #include "gpu/gpu.h"
@@ -72,7 +73,7 @@ typedef struct symm_gpu {
 #define SYMM_GPU_KERNEL_FIELD(k) CUfunction k_##k;
     SYMM_GPU_KERNELS(SYMM_GPU_KERNEL_FIELD)
 #undef SYMM_GPU_KERNEL_FIELD
-    CUfunction k_reduce[SYMM_GPU_NKINDS][SYMM_GPU_NOPS];
+    CUfunction k_reduce[SYMM_GPU_NKINDS][SYMM_OP_COUNT];
 } symm_gpu_t;
 
 extern symm_gpu_t symm_gpu_g;

@@ -62,7 +62,7 @@ void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, cons
 }
 
 void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
-                          size_t nreduce, size_t size, int cls, int op)
+                          size_t nreduce, int type, int op)
 {
     symm_fatal("%s: this symm was built without CUDA: there is no device heap", call);
 }

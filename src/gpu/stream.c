@@ -307,45 +307,55 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
     return bcast("shmemx_broadcastmem_on_stream", team, dest, source, nelems, PE_root, stream);
 }
 
-/* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. A type reduces as the
- * kind of the type table (SYMM_GPU_KINDS) of its size, signedness and class. */
-#define SIGNED(T) (!((T)0 < (T)-1))
-static const struct kind {
-    const char *name;
+/* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. A row of the type table
+ * with device forms reduces as the kind (SYMM_GPU_KINDS) of its size, signedness and class. */
+typedef struct elem {
     size_t size;
     int is_signed, is_float;
-} kinds[SYMM_GPU_NKINDS] = {
-#define KIND_ROW(A, KIND, T, BIT) {#KIND, sizeof(T), SIGNED(T), (T)0.5 != (T)0},
-    SYMM_GPU_KINDS(KIND_ROW, _)
-#undef KIND_ROW
-};
-#define OP_NAME(A, B, OP) [SYMM_GPU_OP_##OP] = #OP,
-static const char *const op_names[SYMM_GPU_NOPS] = {SYMM_OPS(OP_NAME, _, _)};
-#undef OP_NAME
+} elem_t;
+#define ELEM(T) {sizeof(T), !((T)0 < (T)-1), (T)0.5 != (T)0}
+#define KIND_ELEM(A, KIND, T, BIT) [SYMM_GPU_KIND_##KIND] = ELEM(T),
+#define KIND_NAME(A, KIND, T, BIT) [SYMM_GPU_KIND_##KIND] = #KIND,
+#define ROW_ELEM(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    SYMM_IF_##DEV([SYMM_TYPE_##NAME] = ELEM(T), )
+#define OP_NAME(A, B, OP) [SYMM_OP_##OP] = #OP,
+static const elem_t kind_elems[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_ELEM, _)};
+static const char *const kind_names[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_NAME, _)};
+static const elem_t row_elems[SYMM_TYPE_COUNT] = {SYMM_TYPE_TABLE(ROW_ELEM, _)};
+static const char *const op_names[SYMM_OP_COUNT] = {SYMM_OPS(OP_NAME, _, _)};
 
-static int kind_of(size_t size, int is_signed, int is_float)
+/* The kind of a row, or -1 for a row without device forms. */
+static int kind_of(symm_type_t type)
 {
-    for (int k = 0; k < SYMM_GPU_NKINDS; k++)
-        if (kinds[k].size == size && kinds[k].is_signed == is_signed &&
-            kinds[k].is_float == is_float)
+    const elem_t *e = &row_elems[type];
+
+    for (int k = 0; k < SYMM_GPU_NKINDS && e->size; k++)
+        if (kind_elems[k].size == e->size && kind_elems[k].is_signed == e->is_signed &&
+            kind_elems[k].is_float == e->is_float)
             return k;
     return -1;
 }
 
 static int reduce(const char *call, shmem_team_t team, void *dest, const void *source,
-                  size_t nreduce, size_t size, int kind, int op, CUstream s)
+                  size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
 {
     const symm_team_t *t = start_coll(call, team);
-    size_t nbytes = bytes_of(call, nreduce, size);
+    size_t nbytes = bytes_of(call, nreduce, symm_type_size[type]);
     size_t recv = bytes_of(call, nbytes, (size_t)t->size);
+    int kind = kind_of(type);
     CUfunction *f;
 
+    if (kind < 0)
+        symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
+                   "buffers take the reductions of integers, float and double", call, dest,
+                   source);
     check_dev(call, "dest", dest, nbytes);
     check_dev(call, "source", source, nbytes);
     f = &symm_gpu_g.k_reduce[kind][op];
     if (!*f) {
         char name[64];
-        snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kinds[kind].name, op_names[op]);
+        snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);
         SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_gpu_g.module, name));
     }
     launch_shape_t sh = shape(t, nbytes, recv);
@@ -359,8 +369,7 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
         shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
     {                                                                                           \
         return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
-                      sizeof(T), kind_of(sizeof(T), SIGNED(T), (T)0.5 != (T)0),                 \
-                      SYMM_GPU_OP_##OP, stream);                                                \
+                      SYMM_TYPE_##NAME, SYMM_OP_##OP, stream);                                  \
     }
 #define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, \
                    TOALL, TOBIT, OLD, DEV)                                                      \
@@ -406,16 +415,9 @@ void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, cons
 }
 
 void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
-                          size_t nreduce, size_t size, int cls, int op)
+                          size_t nreduce, int type, int op)
 {
-    int kind = kind_of(size, cls != SYMM_GPU_UINT, cls == SYMM_GPU_FLOAT);
-
-    if (cls == SYMM_GPU_OTHER || kind < 0)
-        symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
-                   "buffers take the reductions of integers, float and double", call, dest,
-                   source);
     host_order(call);
-    reduce(call, (shmem_team_t)team, dest, source, nreduce, size,
-           kind, op, symm_gpu_g.copy);
+    reduce(call, (shmem_team_t)team, dest, source, nreduce, type, op, symm_gpu_g.copy);
     host_wait(call);
 }
