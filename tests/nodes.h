@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The node of a PE as the tests expect it: one node, or the virtual nodes of SYMM_NODES
- * (symmrun --nodes): node j holds PEs [ceil(j n / K), ceil((j + 1) n / K)).
+ * (symmrun --nodes), or the hosts that tests/boot/as_host.sh makes up (SYMM_TEST_HOSTS, placed
+ * alike): node j holds PEs [ceil(j n / K), ceil((j + 1) n / K)).
  */
 #ifndef SYMM_TEST_NODES_H
 #define SYMM_TEST_NODES_H
@@ -12,6 +13,9 @@
 static inline int test_nodes(void)
 {
     const char *env = getenv("SYMM_NODES");
+
+    if (!env || !*env)
+        env = getenv("SYMM_TEST_HOSTS");
 
     return env && atoi(env) > 1 ? atoi(env) : 1;
 }

@@ -79,7 +79,12 @@ symm_status_t symm_fdx_start(symm_fdx_t *x)
         free(host);
         return SYMM_ERR_BOOT;
     }
-    gethostname(mine.host, sizeof(mine.host) - 1);
+    /* SYMM_HOST_NAME stands in for the host's name: PEs of one machine that say different
+     * names form the nodes of a job of several hosts, which is how that job is tested here. */
+    if (getenv("SYMM_HOST_NAME") && *getenv("SYMM_HOST_NAME"))
+        snprintf(mine.host, sizeof(mine.host), "%s", getenv("SYMM_HOST_NAME"));
+    else
+        gethostname(mine.host, sizeof(mine.host) - 1);
     /* This allgather also has every socket listening before any exchange. */
     st = x->ops->allgather(&mine, sizeof(mine), all);
     for (int r = 0, hosts = 0; r < size && st == SYMM_OK; r++) {
