@@ -8,25 +8,75 @@
     t = symm.tensor((4, 1024), torch.bfloat16)   # torch tensor on the symmetric GPU heap
     symm.barrier()
 
-Started as any symm program: `symmrun -n 2 python3 prog.py`. Symmetric memory reaches NumPy
+Started as any symm program: `symmrun -n 2 python3 prog.py`; or by torchrun or mp.spawn,
+whose processes join through a unique id (symm.init after torch.distributed's, or with the id
+passed by hand: symm.get_unique_id, symm.init(unique_id, rank, world_size)). Symmetric memory reaches NumPy
 (through a ctypes buffer) and PyTorch (through DLPack) without a copy. Allocation is collective
 (every PE, same order, same arguments), as shmem_malloc; symm.free and symm.finalize end the
 memory's life, whatever Python objects still refer to it. symm.ep has MoE dispatch and combine
 (docs/ep.md)."""
 
 import ctypes
+import os
+import sys
 
 from . import _dlpack, _lib
 
-__all__ = ["init", "finalize", "my_pe", "n_pes", "barrier", "array", "tensor", "peer", "free",
+__all__ = ["init", "get_unique_id", "finalize", "my_pe", "n_pes", "barrier", "array", "tensor", "peer", "free",
            "ep"]
 
 _blocks = {}   # address -> "host" or "device": the allocations made here, until freed
 
 
-def init():
-    """Starts this PE (collective; shmem_init)."""
-    _lib.lib().shmem_init()
+def get_unique_id():
+    """A fresh unique id (bytes) for a job of processes that symm's launchers did not start.
+    The process that makes it must be one of the job: it serves the others' joining."""
+    uid = _lib.UniqueId()
+    _lib.lib().shmemx_get_uniqueid(ctypes.byref(uid))
+    return ctypes.string_at(ctypes.addressof(uid), ctypes.sizeof(uid))
+
+
+def _started_by_symm():
+    return bool(os.environ.get("SYMM_BOOT") or os.environ.get("PMIX_RANK"))
+
+
+def init(unique_id=None, rank=None, world_size=None):
+    """Starts this PE (collective).
+
+    Under symmrun, mpirun or srun: shmem_init. Processes started otherwise (torchrun,
+    mp.spawn) form a job through a unique id: pass the bytes of symm.get_unique_id() from one
+    of them, with this process's rank and the job size; or initialise torch.distributed
+    first and call symm.init(): rank 0 of its default group makes the id and broadcasts it, and
+    the group's ranks become the PEs."""
+    lib = _lib.lib()
+    if unique_id is None and not _started_by_symm():
+        dist = _torch_distributed()
+        if dist is not None and dist.get_world_size() > 1:
+            rank, world_size = dist.get_rank(), dist.get_world_size()
+            box = [get_unique_id() if rank == 0 else None]
+            dist.broadcast_object_list(box, src=0)
+            unique_id = box[0]
+    if unique_id is None:
+        lib.shmem_init()
+        return
+    if rank is None or world_size is None:
+        raise ValueError("symm.init: a unique id needs this process's rank and the job size")
+    uid = _lib.UniqueId.from_buffer_copy(bytes(unique_id))
+    attr = _lib.InitAttr()
+    lib.shmemx_set_attr_uniqueid_args(int(rank), int(world_size), ctypes.byref(uid),
+                                      ctypes.byref(attr))
+    lib.shmemx_init_attr(_lib.SHMEMX_INIT_WITH_UNIQUEID, ctypes.byref(attr))
+
+
+def _torch_distributed():
+    """torch.distributed when it is imported and initialised, else None."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    dist = getattr(torch, "distributed", None)
+    if dist is None or not dist.is_available() or not dist.is_initialized():
+        return None
+    return dist
 
 
 def finalize():

@@ -23,8 +23,35 @@ def _path():
 
 _c = ctypes
 _P = _c.c_void_p
+
+
+class UniqueId(ctypes.Structure):
+    """shmemx_uniqueid_t (NVSHMEM's layout): 128 bytes made by shmemx_get_uniqueid."""
+    _fields_ = [("version", ctypes.c_int), ("internal", ctypes.c_char * 124)]
+
+
+class _UidArgs(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("id", ctypes.POINTER(UniqueId)),
+                ("myrank", ctypes.c_int), ("nranks", ctypes.c_int)]
+
+
+class _InitArgs(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("uid_args", _UidArgs), ("content", ctypes.c_char * 96)]
+
+
+class InitAttr(ctypes.Structure):
+    """shmemx_init_attr_t."""
+    _fields_ = [("version", ctypes.c_int), ("mpi_comm", ctypes.c_void_p), ("args", _InitArgs)]
+
+
+SHMEMX_INIT_WITH_UNIQUEID = 1 << 3
+
 _PROTOS = {
     "shmem_init": (None, []),
+    "shmemx_get_uniqueid": (_c.c_int, [_c.POINTER(UniqueId)]),
+    "shmemx_set_attr_uniqueid_args": (_c.c_int, [_c.c_int, _c.c_int, _c.POINTER(UniqueId),
+                                                 _c.POINTER(InitAttr)]),
+    "shmemx_init_attr": (_c.c_int, [_c.c_uint, _c.POINTER(InitAttr)]),
     "shmem_finalize": (None, []),
     "shmem_my_pe": (_c.c_int, []),
     "shmem_n_pes": (_c.c_int, []),
