@@ -26,6 +26,7 @@
     X(cuDevicePrimaryCtxRetain)                                                                 \
     X(cuDevicePrimaryCtxRelease)                                                                \
     X(cuCtxGetCurrent)                                                                          \
+    X(cuCtxGetDevice)                                                                           \
     X(cuCtxSetCurrent)                                                                          \
     X(cuCtxSynchronize)                                                                         \
     X(cuMemGetAllocationGranularity)                                                            \

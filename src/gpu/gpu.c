@@ -127,23 +127,41 @@ static void load_params(const char *call)
         symm_gpu_g.device_list = NULL;
 }
 
-/* This PE's rank among the PEs of its node. */
+/* This PE's rank among the PEs of its host, whose GPUs they share: symmrun says it
+ * (SYMM_LOCAL_RANK, per virtual node), else the bootstrap's hosts tell, whatever started the
+ * job (mpirun, srun, a unique id, an MPI communicator that is a part of the world). */
 static int local_rank(int *local_size)
 {
-    static const char *const rank_vars[] = {"SYMM_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
-                                            "MPI_LOCALRANKID", "SLURM_LOCALID"};
-    static const char *const size_vars[] = {"SYMM_LOCAL_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
-                                            "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"};
+    const char *r = getenv("SYMM_LOCAL_RANK"), *s = getenv("SYMM_LOCAL_SIZE");
+    const int *host = symm_g.boot->host;
+    int rank = 0, size = 0;
 
-    for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
-        const char *r = getenv(rank_vars[i]), *s = getenv(size_vars[i]);
-        if (r && *r) {
-            *local_size = s && *s ? atoi(s) : symm_g.n_pes;
-            return atoi(r);
-        }
+    if (r && *r) {
+        *local_size = s && *s ? atoi(s) : symm_g.n_pes;
+        return atoi(r);
     }
-    *local_size = symm_g.n_pes;
-    return symm_g.my_pe;
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        if (!host || host[pe] == host[symm_g.my_pe]) {
+            rank += pe < symm_g.my_pe;
+            size++;
+        }
+    *local_size = size;
+    return rank;
+}
+
+/* The device the program made current before symm started (cudaSetDevice), or -1. */
+static int chosen_device(int count)
+{
+    CUcontext c = NULL;
+    CUdevice d, di;
+
+    if (symm_gpu_g.device_list || symm_cu.cuCtxGetCurrent(&c) != CUDA_SUCCESS || !c ||
+        symm_cu.cuCtxGetDevice(&d) != CUDA_SUCCESS)
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (symm_cu.cuDeviceGet(&di, i) == CUDA_SUCCESS && di == d)
+            return i;
+    return -1;
 }
 
 /* The CUDA device index this PE takes among `count` visible ones. */
@@ -479,7 +497,11 @@ void symm_gpu_start(const char *call)
         SYMM_CU_CHECK(call, r);
         SYMM_CU_CHECK(call, symm_cu.cuDeviceGetCount(&count));
     }
-    symm_gpu_g.ordinal = pick_device(call, count);
+    /* A GPU the program chose before symm started is this PE's (as NVSHMEM takes it); else
+     * SYMM_GPU_DEVICE, else the PE's rank on its host. */
+    symm_gpu_g.ordinal = chosen_device(count);
+    if (symm_gpu_g.ordinal < 0)
+        symm_gpu_g.ordinal = pick_device(call, count);
     SYMM_CU_CHECK(call, symm_cu.cuDeviceGet(&symm_gpu_g.dev, symm_gpu_g.ordinal));
     check_device(call);
     SYMM_CU_CHECK(call, symm_cu.cuDevicePrimaryCtxRetain(&symm_gpu_g.ctx, symm_gpu_g.dev));

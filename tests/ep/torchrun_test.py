@@ -2,8 +2,7 @@
 # Copyright (c) 2026 The symm authors
 """symm started by torchrun: torch.distributed first (gloo), then symm.init(), which makes
 the job through a unique id broadcast over torch.distributed; the group's ranks are the PEs.
-Each PE writes its rank into the next PE's symmetric GPU tensor and checks what it got, then
-runs symm.ep dispatch and combine once against a local reference.
+Each PE writes its rank into the next PE's symmetric GPU tensor and checks what it got.
 
     torchrun --nproc_per_node 2 tests/ep/torchrun_test.py"""
 
