@@ -5,20 +5,27 @@
  * places blocks). Every call publishes (sequence, size, alignment, result) in the internal part
  * of its heap and reads every peer's record after a barrier: a call whose arguments differ
  * across PEs, or that some PE could not satisfy, is caught there and handled alike on every PE.
+ * A host-heap block that ends above the part of the heap registered with the network
+ * registers the next extent on every PE in the same step, its keys published before the
+ * barrier and read after it (core/net.h), so no other exchange is needed.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/net.h"
 #include "core/state.h"
 
-/* Publishes this PE's record, waits for all, and checks that every PE agrees. Returns the
- * first PE that could not allocate, or -1. */
-int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t result)
+/* Publishes this PE's record, waits for all, and checks that every PE agrees; a block of the
+ * host heap ending at offset top registers what the network does not yet reach of it.
+ * Returns the first PE that could not allocate, or -1. */
+static int agree(const char *call, uint64_t size, uint64_t align, int64_t result, size_t top)
 {
     uint64_t seq = symm_g.alloc_seq++;
     symm_alloc_rec_t *mine = &symm_internal(symm_g.my_pe)->alloc_rec[seq & 1];
-    int short_pe = -1;
+    int short_pe = -1, grew = 0;
 
+    if (result >= 0 && symm_net_heap_grow(call, seq, top, &grew) != SYMM_OK)
+        result = -1;
     *mine = (symm_alloc_rec_t){.seq = seq, .size = size, .align = align, .result = result};
     symm_barrier_world();
     for (int pe = 0; pe < symm_g.n_pes; pe++) {
@@ -35,7 +42,14 @@ int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t res
         if (r->result < 0 && short_pe < 0)
             short_pe = pe;
     }
+    if (grew)
+        symm_net_heap_agree(call, seq, short_pe < 0);
     return short_pe;
+}
+
+int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t result)
+{
+    return agree(call, size, align, result, 0);
 }
 
 void *symm_heap_malloc(const char *call, size_t size, size_t align)
@@ -59,7 +73,7 @@ void *symm_heap_malloc(const char *call, size_t size, size_t align)
     top = result < 0 ? 0 : off + size;
     if (top > symm_g.prefaulted)
         symm_heap_prefault(symm_g.prefaulted, top, 0);
-    short_pe = symm_heap_agree(call, size, align, result);
+    short_pe = agree(call, size, align, result, top);
     if (short_pe >= 0) {
         if (result >= 0)
             symm_alloc_put(&symm_g.alloc, off);
@@ -114,7 +128,7 @@ void *symm_heap_realloc(const char *call, void *ptr, size_t size)
         size_t top = off + size;
         if (top > symm_g.prefaulted)
             symm_heap_prefault(symm_g.prefaulted, top, 0);
-        if (symm_heap_agree(call, size, 0, (int64_t)off) < 0) {
+        if (agree(call, size, 0, (int64_t)off, top) < 0) {
             if (top > symm_g.prefaulted) {
                 symm_heap_prefault(symm_g.prefaulted, top, 1);
                 symm_g.prefaulted = symm_round_up(top, 4096);

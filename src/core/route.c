@@ -11,6 +11,9 @@
  * Nodes: a job of one host is one node unless SYMM_NODES (symmrun --nodes) cuts it into
  * virtual nodes, groups of consecutive PEs that share nothing but the network path, so the
  * whole path between nodes runs and is tested on one machine.
+ *
+ * Registration (core/net.h): the transport reaches the parts of the heap registered with it,
+ * which grow with the heap's high-water mark, extent by extent, in the allocation step.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/net.h"
 #include "core/state.h"
 #include "gpu/gpu.h"
 #include "tl/tl.h"
@@ -332,8 +336,20 @@ static void arrived(void)
     symm_wake(symm_g.my_pe, NULL, 0);
 }
 
+/* The user part of the heap registered at start; each later extent at least doubles the
+ * registered part, so a heap of any size has a handful. */
+#define NET_FIRST ((size_t)4 << 20)
+static size_t net_top; /* [0, net_top) of the user part is registered */
+
 symm_status_t symm_net_init(char *why, size_t why_len)
 {
+    size_t first = symm_g.internal_off < NET_FIRST ? symm_g.internal_off : NET_FIRST;
+    symm_tl_range_t reg[] = {
+        {.seg = SYMM_SEG_HEAP, .off = 0, .len = first},
+        {.seg = SYMM_SEG_HEAP, .off = symm_g.internal_off,
+         .len = symm_g.heap_len - symm_g.internal_off},
+        {.seg = SYMM_SEG_DATA, .off = 0, .len = symm_g.data_len},
+    };
     unsigned char *net;
     symm_tl_env_t env;
     symm_status_t st;
@@ -354,6 +370,8 @@ symm_status_t symm_net_init(char *why, size_t why_len)
         .net = net,
         .base = {symm_g.heap_base, symm_g.data_len ? symm_g.data_lo : NULL},
         .len = {symm_g.heap_len, symm_g.data_len},
+        .reg = reg,
+        .nreg = (int)(sizeof(reg) / sizeof(reg[0])),
         .allgather = symm_g.boot->allgather,
         .fatal = tl_fatal,
         .arrived = arrived,
@@ -361,6 +379,8 @@ symm_status_t symm_net_init(char *why, size_t why_len)
     };
     st = symm_tl_net->init(&env, why, why_len);
     free(net);
+    if (st == SYMM_OK)
+        net_top = first;
     return st;
 }
 
@@ -368,6 +388,113 @@ void symm_net_fini(void)
 {
     if (symm_g.net)
         symm_tl_net->fini();
+    net_top = 0;
+}
+
+/* This PE's key of the extent that allocation call seq registered, by call parity (a peer may
+ * still read one call's record while this PE publishes the next one's), in the internal part
+ * of the heap after the library's own state, so peers read it over the network. */
+typedef struct net_key_rec {
+    uint64_t seq;
+    uint64_t lo, hi;
+    uint64_t len;
+    unsigned char key[4096 - 4 * sizeof(uint64_t)];
+} net_key_rec_t;
+#define NET_RECS_OFF ((sizeof(symm_internal_t) + 4095) / 4096 * 4096)
+_Static_assert(NET_RECS_OFF + 2 * sizeof(net_key_rec_t) <= SYMM_INTERNAL_SIZE,
+               "the network key records fit in the internal part");
+
+static net_key_rec_t *net_rec(uint64_t seq)
+{
+    return (net_key_rec_t *)((char *)symm_internal(symm_g.my_pe) + NET_RECS_OFF) + (seq & 1);
+}
+
+symm_status_t symm_net_heap_grow(const char *call, uint64_t seq, size_t top, int *grew)
+{
+    net_key_rec_t *rec = net_rec(seq);
+    size_t hi = symm_round_up(top, SYMM_HEAP_ALIGN), len = 0;
+    symm_tl_range_t r = {.seg = SYMM_SEG_HEAP, .off = net_top};
+    char why[256] = "";
+
+    if (!symm_g.net || top <= net_top) {
+        *grew = 0;
+        return SYMM_OK;
+    }
+    hi = hi < 2 * net_top ? 2 * net_top : hi;
+    hi = hi > symm_g.internal_off ? symm_g.internal_off : hi;
+    r.len = hi - net_top;
+    if (symm_tl_net->extent_reg(&r, rec->key, sizeof(rec->key), &len, why, sizeof(why)) !=
+        SYMM_OK) {
+        symm_warn("%s: heap bytes [%#zx, %#zx) cannot be registered with the network (%s); the "
+                  "call returns NULL on every PE", call, net_top, hi, why);
+        return SYMM_ERR_SYS;
+    }
+    rec->seq = seq;
+    rec->lo = net_top;
+    rec->hi = hi;
+    rec->len = len;
+    symm_info("%s: heap bytes [%#zx, %#zx) registered with the network", call, net_top, hi);
+    *grew = 1;
+    return SYMM_OK;
+}
+
+/* The peers' records of call seq, read together; fatal when one is not of the same extent. */
+static void net_read_keys(const char *call, uint64_t seq, net_key_rec_t *all, const void **keys,
+                          size_t *lens)
+{
+    const net_key_rec_t *mine = net_rec(seq);
+
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        if (symm_g.reach[pe] == SYMM_REACH_NET)
+            symm_peer_get_nbi(&all[pe], mine, sizeof(*all), pe);
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    for (int pe = 0; pe < symm_g.n_pes; pe++) {
+        const net_key_rec_t *r = &all[pe];
+        if (symm_g.reach[pe] != SYMM_REACH_NET)
+            continue;
+        if (r->seq != seq || r->lo != mine->lo || r->hi != mine->hi || r->len > sizeof(r->key))
+            symm_fatal("%s: collective allocation #%llu registers heap bytes [%#llx, %#llx) with "
+                       "the network on this PE, and pe %d published bytes [%#llx, %#llx) of "
+                       "call #%llu", call, (unsigned long long)seq,
+                       (unsigned long long)mine->lo, (unsigned long long)mine->hi, pe,
+                       (unsigned long long)r->lo, (unsigned long long)r->hi,
+                       (unsigned long long)r->seq);
+        keys[pe] = r->key;
+        lens[pe] = r->len;
+    }
+}
+
+void symm_net_heap_agree(const char *call, uint64_t seq, int ok)
+{
+    const net_key_rec_t *mine = net_rec(seq);
+    int n = symm_g.n_pes;
+    net_key_rec_t *all;
+    const void **keys;
+    size_t *lens;
+    char why[256] = "";
+
+    if (!ok) {
+        symm_tl_net->extent_drop();
+        return;
+    }
+    all = malloc((size_t)n * sizeof(*all));
+    keys = calloc(n, sizeof(*keys));
+    lens = calloc(n, sizeof(*lens));
+    if (!all || !keys || !lens)
+        symm_fatal("%s: out of memory for the network keys of %d PEs", call, n);
+    net_read_keys(call, seq, all, keys, lens);
+    if (symm_tl_net->extent_keys(keys, lens, why, sizeof(why)) != SYMM_OK)
+        symm_fatal("%s: the network keys of heap bytes [%#llx, %#llx) cannot be used: %s", call,
+                   (unsigned long long)mine->lo, (unsigned long long)mine->hi, why);
+    net_top = mine->hi;
+    free(all);
+    free(keys);
+    free(lens);
+}
+
+size_t symm_net_heap_registered(void)
+{
+    return symm_g.net ? symm_tl_net->registered(SYMM_SEG_HEAP) : 0;
 }
 
 int symm_net_progress_slow(void)

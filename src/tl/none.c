@@ -20,6 +20,27 @@ static void none_fini(void)
 {
 }
 
+static symm_status_t none_extent_reg(const symm_tl_range_t *r, void *key, size_t key_cap,
+                                     size_t *key_len, char *why, size_t why_len)
+{
+    return SYMM_ERR_UNSUPPORTED;
+}
+
+static symm_status_t none_extent_keys(const void *const *keys, const size_t *lens, char *why,
+                                      size_t why_len)
+{
+    return SYMM_ERR_UNSUPPORTED;
+}
+
+static void none_extent_drop(void)
+{
+}
+
+static size_t none_registered(symm_tl_seg_t seg)
+{
+    return 0;
+}
+
 static void none_put(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
                      const void *src, size_t n, int nbi)
 {
@@ -58,6 +79,10 @@ static const symm_tl_ops_t none_ops = {
     .name = "none",
     .init = none_init,
     .fini = none_fini,
+    .extent_reg = none_extent_reg,
+    .extent_keys = none_extent_keys,
+    .extent_drop = none_extent_drop,
+    .registered = none_registered,
     .put = none_put,
     .get = none_get,
     .amo = none_amo,

@@ -15,6 +15,11 @@
  * A put of the library's own flags (SYMM_TL_FLAG: a barrier's signals, which the waiting peer
  * sees when they land) is left to quiet_all, so that a quiet after nothing but barriers costs
  * no round trip.
+ *
+ * Registration: a transport reaches only the extents of a segment registered with it: those
+ * that init registers, and heap extents added later, as the heap grows, in a collective step
+ * (every PE registers the same extent, then hands in every peer's key). An access outside them
+ * ends the job with one line.
  */
 #ifndef SYMM_TL_H
 #define SYMM_TL_H
@@ -56,6 +61,13 @@ typedef struct symm_tl_amo {
     uint64_t cond;  /* CSWAP's comparand */
 } symm_tl_amo_t;
 
+/* A part [off, off + len) of a segment. */
+typedef struct symm_tl_range {
+    symm_tl_seg_t seg;
+    uint64_t off;
+    size_t len;
+} symm_tl_range_t;
+
 /* What the core lends a transport: the job, its bootstrap's allgather, the one error path
  * (prints "call: message" as every fatal error does and ends the job), and a call for when
  * data from a peer has arrived (wakes this PE's sleeping waiters). */
@@ -68,6 +80,8 @@ typedef struct symm_tl_env {
     const unsigned char *net;  /* net[pe]: this transport reaches pe */
     void *base[SYMM_SEGS];     /* this PE's segments */
     size_t len[SYMM_SEGS];
+    const symm_tl_range_t *reg; /* what init registers, nreg parts, alike on every PE (a part */
+    int nreg;                   /* of length 0: this PE has nothing there) */
     symm_status_t (*allgather)(const void *in, size_t len, void *out);
     __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
     void (*arrived)(void);
@@ -76,10 +90,22 @@ typedef struct symm_tl_env {
 
 typedef struct symm_tl_ops {
     const char *name;
-    /* Collective over the job: connects to every PE that env->net marks and registers this
-     * PE's segments. On failure `why` says what is missing or wrong. */
+    /* Collective over the job: connects to every PE that env->net marks, registers the parts
+     * env->reg names and exchanges their keys. On failure `why` says what is missing or
+     * wrong. */
     symm_status_t (*init)(const symm_tl_env_t *env, char *why, size_t why_len);
     void (*fini)(void);
+    /* A new extent: registers r of this PE's segment and packs its key into key (key_cap
+     * bytes; *key_len its length). It stays pending, unused, until extent_keys hands in every
+     * peer's key of the same extent, or extent_drop forgets it. One extent pends at a time. */
+    symm_status_t (*extent_reg)(const symm_tl_range_t *r, void *key, size_t key_cap,
+                                size_t *key_len, char *why, size_t why_len);
+    /* keys[pe] (lens[pe] bytes): the pending extent's key at each PE that env->net marks. */
+    symm_status_t (*extent_keys)(const void *const *keys, const size_t *lens, char *why,
+                                 size_t why_len);
+    void (*extent_drop)(void);
+    /* Bytes of this PE's segment seg that peers reach: the extents in use. */
+    size_t (*registered)(symm_tl_seg_t seg);
     void (*put)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
                 const void *src, size_t n, int nbi);
     void (*get)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off, void *dest,

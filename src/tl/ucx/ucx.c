@@ -4,9 +4,15 @@
  * The ucx transport: PEs of other nodes (real or virtual) reached through UCX's ucp layer.
  *
  * libucp is loaded when a job first needs it, so one libsymm runs on machines without UCX and
- * a job that needs it and lacks it says so in one line. One ucp context per PE; each PE's
- * segments (heap with its internal part, data segment) are registered once and their keys
- * exchanged at start, with the segments' base addresses, through the bootstrap.
+ * a job that needs it and lacks it says so in one line. One ucp context per PE.
+ *
+ * Registration: what peers reach is a list of extents. At start each PE registers the parts
+ * the core names (the heap's internal part, a first extent of its user part, the data segment)
+ * and exchanges their keys, with the segments' base addresses, through the bootstrap. As the
+ * heap grows, the core registers each new heap extent on every PE in an allocation's
+ * agreement step and hands in the peers' keys (extent_reg, extent_keys), so memory is
+ * registered (on a NIC: pinned) as it is used, not the whole reservation at start. An access
+ * takes the key of the extent that holds its offset; one that spans extents is split.
  *
  * Workers: every PE has one target worker, whose address the peers connect to, and which the
  * default context also issues its operations on. Over transports that emulate RMA with
@@ -55,11 +61,25 @@ static struct {
 #undef FIELD
 } F;
 
+/* The registered extents: init's parts, then one per step of the heap's growth, which at
+ * least doubles its registered part, so there are a handful. Published in order (ext[0, next))
+ * and never moved, so a lookup takes no lock while an allocation adds one. */
+#define MAX_EXTENTS 64
+
+typedef struct extent {
+    symm_tl_seg_t seg;
+    uint64_t lo, hi;      /* [lo, hi) of the segment */
+    ucp_mem_h memh;       /* this PE's registration; NULL when it has nothing there */
+    char *keys;           /* every PE's packed key, key_len bytes each, kept for workers */
+    size_t key_len;       /* opened later */
+    size_t *lens;         /* [pe]: 0 when pe has nothing there */
+} extent_t;
+
 /* Per-worker state: endpoints and unpacked keys for every PE this transport reaches. */
 typedef struct worker {
     ucp_worker_h w;
-    ucp_ep_h *ep;        /* [pe] */
-    ucp_rkey_h *rkey;    /* [pe * SYMM_SEGS + seg] */
+    ucp_ep_h *ep;                      /* [pe] */
+    ucp_rkey_h *rkey[MAX_EXTENTS];     /* [extent][pe] */
     uint64_t discard;    /* reply buffer of a SET, never read */
     /* Whether operations (flags) were issued since the last quiet (with all): a quiet after
      * none returns at once, where one context serves a single thread. */
@@ -77,12 +97,12 @@ static struct {
     void *lib;
     ucp_context_h ctx;
     worker_t target;
-    ucp_mem_h memh[SYMM_SEGS];
+    extent_t ext[MAX_EXTENTS];
+    _Atomic int next;    /* extents in use; ext[next] is the pending one, if any */
+    int pending;
     uint64_t *base;      /* [pe * SYMM_SEGS + seg]: each PE's segment addresses */
     char *addrs;         /* every PE's target worker address, addr_len bytes each */
     size_t addr_len;
-    char *rkeys;         /* every PE's packed keys, rkey_len bytes per segment */
-    size_t rkey_len;
     pthread_t thread;
     int running;
     _Atomic int stop;
@@ -228,14 +248,30 @@ static symm_status_t worker_open(worker_t *wk, ucs_thread_mode_t mode)
     return F.ucp_worker_create(U.ctx, &wp, &wk->w) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
 }
 
-/* Endpoints to every PE's target worker, and its keys. */
+/* Extent i's keys on a worker, for every PE reached that has something there. */
+static symm_status_t unpack(worker_t *wk, int i)
+{
+    const extent_t *e = &U.ext[i];
+    ucp_rkey_h *k = calloc(U.env.size, sizeof(*k));
+
+    if (!k)
+        return SYMM_ERR_NOMEM;
+    wk->rkey[i] = k;
+    for (int pe = 0; pe < U.env.size; pe++)
+        if (U.env.net[pe] && e->lens[pe] &&
+            F.ucp_ep_rkey_unpack(wk->ep[pe], e->keys + (size_t)pe * e->key_len, &k[pe]) != UCS_OK)
+            return SYMM_ERR_SYS;
+    return SYMM_OK;
+}
+
+/* Endpoints to every PE's target worker, and the keys of the extents in use. */
 static symm_status_t worker_connect(worker_t *wk)
 {
-    int n = U.env.size;
+    int n = U.env.size, next = atomic_load_explicit(&U.next, memory_order_relaxed);
+    symm_status_t st = SYMM_OK;
 
     wk->ep = calloc(n, sizeof(*wk->ep));
-    wk->rkey = calloc((size_t)n * SYMM_SEGS, sizeof(*wk->rkey));
-    if (!wk->ep || !wk->rkey)
+    if (!wk->ep)
         return SYMM_ERR_NOMEM;
     for (int pe = 0; pe < n; pe++) {
         if (!U.env.net[pe])
@@ -244,15 +280,10 @@ static symm_status_t worker_connect(worker_t *wk)
                               .address = (ucp_address_t *)(U.addrs + (size_t)pe * U.addr_len)};
         if (F.ucp_ep_create(wk->w, &ep, &wk->ep[pe]) != UCS_OK)
             return SYMM_ERR_SYS;
-        for (int s = 0; s < SYMM_SEGS; s++) {
-            const char *kb = U.rkeys + ((size_t)pe * SYMM_SEGS + s) * U.rkey_len;
-            if (U.base[pe * SYMM_SEGS + s] == 0)
-                continue;
-            if (F.ucp_ep_rkey_unpack(wk->ep[pe], kb, &wk->rkey[pe * SYMM_SEGS + s]) != UCS_OK)
-                return SYMM_ERR_SYS;
-        }
     }
-    return SYMM_OK;
+    for (int i = 0; st == SYMM_OK && i < next; i++)
+        st = unpack(wk, i);
+    return st;
 }
 
 static void worker_close(worker_t *wk)
@@ -263,16 +294,17 @@ static void worker_close(worker_t *wk)
     if (!wk->w)
         return;
     complete_kept(wk);
-    for (int pe = 0; wk->ep && pe < U.env.size; pe++) {
-        for (int s = 0; wk->rkey && s < SYMM_SEGS; s++)
-            if (wk->rkey[pe * SYMM_SEGS + s])
-                F.ucp_rkey_destroy(wk->rkey[pe * SYMM_SEGS + s]);
+    for (int i = 0; i < MAX_EXTENTS && wk->rkey[i]; i++) {
+        for (int pe = 0; pe < U.env.size; pe++)
+            if (wk->rkey[i][pe])
+                F.ucp_rkey_destroy(wk->rkey[i][pe]);
+        free(wk->rkey[i]);
+    }
+    for (int pe = 0; wk->ep && pe < U.env.size; pe++)
         if (wk->ep[pe])
             wait_req(wk->w, F.ucp_ep_close_nbx(wk->ep[pe], &p));
-    }
     F.ucp_worker_destroy(wk->w);
     free(wk->ep);
-    free(wk->rkey);
     *wk = (worker_t){0};
 }
 
@@ -386,53 +418,115 @@ out:
     return st;
 }
 
-/* Registers this PE's segments and gathers every PE's keys and base addresses. */
+/* Registers r of this PE's segment as extent i and packs its key (nothing for an empty r). */
+static ucs_status_t map(int i, const symm_tl_range_t *r, void **packed, size_t *plen)
+{
+    extent_t *e = &U.ext[i];
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address = (char *)U.env.base[r->seg] + r->off, .length = r->len};
+    ucs_status_t st;
+
+    *e = (extent_t){.seg = r->seg, .lo = r->off, .hi = r->off + r->len};
+    if (r->len == 0)
+        return UCS_OK;
+    st = F.ucp_mem_map(U.ctx, &mp, &e->memh);
+    if (st == UCS_OK && (st = F.ucp_rkey_pack(U.ctx, e->memh, packed, plen)) != UCS_OK) {
+        F.ucp_mem_unmap(U.ctx, e->memh);
+        e->memh = NULL;
+    }
+    return st;
+}
+
+/* Keeps every reached PE's key of extent i: keys[pe], lens[pe] bytes. */
+static symm_status_t keep_keys(int i, const void *const *keys, const size_t *lens)
+{
+    extent_t *e = &U.ext[i];
+    size_t n = (size_t)U.env.size, max = 1;
+
+    for (size_t pe = 0; pe < n; pe++)
+        if (U.env.net[pe] && lens[pe] > max)
+            max = lens[pe];
+    e->keys = calloc(n, max);
+    e->lens = calloc(n, sizeof(*e->lens));
+    if (!e->keys || !e->lens)
+        return SYMM_ERR_NOMEM;
+    e->key_len = max;
+    for (size_t pe = 0; pe < n; pe++)
+        if (U.env.net[pe] && lens[pe]) {
+            memcpy(e->keys + pe * max, keys[pe], lens[pe]);
+            e->lens[pe] = lens[pe];
+        }
+    return SYMM_OK;
+}
+
+/* Hands every PE's keys of init's parts, gathered as all[pe][part][max], to keep_keys. */
+static symm_status_t keep_gathered(const char *all, const size_t *lens, size_t max)
+{
+    int n = U.env.size, m = U.env.nreg;
+    const void **kp = malloc(n * sizeof(*kp));
+    size_t *kl = malloc(n * sizeof(*kl));
+    symm_status_t st = kp && kl ? SYMM_OK : SYMM_ERR_NOMEM;
+
+    for (int i = 0; st == SYMM_OK && i < m; i++) {
+        for (int pe = 0; pe < n; pe++) {
+            kp[pe] = all + ((size_t)pe * m + i) * max;
+            kl[pe] = lens[(size_t)pe * m + i];
+        }
+        st = keep_keys(i, kp, kl);
+    }
+    free(kp);
+    free(kl);
+    return st;
+}
+
+/* Registers the parts init names and gathers every PE's keys and segment addresses. */
 static symm_status_t exchange_keys(void)
 {
-    void *packed[SYMM_SEGS] = {NULL};
-    size_t plen[SYMM_SEGS] = {0}, max = 0, *lens = NULL;
+    int n = U.env.size, m = U.env.nreg;
     uint64_t mine[SYMM_SEGS] = {0};
-    symm_status_t st = SYMM_ERR_SYS;
-    char *buf = NULL;
-    int n = U.env.size;
+    void **packed = calloc(m, sizeof(*packed));
+    size_t *plen = calloc(m, sizeof(*plen)), *lens = malloc((size_t)n * m * sizeof(*lens));
+    size_t max = 1;
+    symm_status_t st = SYMM_ERR_NOMEM;
+    char *buf = NULL, *all = NULL;
 
-    for (int s = 0; s < SYMM_SEGS; s++) {
-        ucp_mem_map_params_t mp = {
-            .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-            .address = U.env.base[s], .length = U.env.len[s]};
-        if (!U.env.base[s] || !U.env.len[s])
-            continue;
-        if (F.ucp_mem_map(U.ctx, &mp, &U.memh[s]) != UCS_OK ||
-            F.ucp_rkey_pack(U.ctx, U.memh[s], &packed[s], &plen[s]) != UCS_OK)
-            goto out;
-        mine[s] = (uintptr_t)U.env.base[s];
-    }
-    st = SYMM_ERR_NOMEM;
     U.base = malloc((size_t)n * sizeof(mine));
-    lens = malloc((size_t)n * sizeof(plen));
-    if (!U.base || !lens)
+    if (!packed || !plen || !lens || !U.base)
         goto out;
+    st = SYMM_ERR_SYS;
+    for (int i = 0; i < m; i++)
+        if (map(i, &U.env.reg[i], &packed[i], &plen[i]) != UCS_OK)
+            goto out;
+    for (int s = 0; s < SYMM_SEGS; s++)
+        mine[s] = U.env.len[s] ? (uintptr_t)U.env.base[s] : 0;
     st = U.env.allgather(mine, sizeof(mine), U.base);
     if (st == SYMM_OK)
-        st = U.env.allgather(plen, sizeof(plen), lens);
-    for (int i = 0; st == SYMM_OK && i < n * SYMM_SEGS; i++)
-        max = lens[i] > max ? lens[i] : max;
-    U.rkey_len = max ? max : 1;
-    buf = calloc(SYMM_SEGS, U.rkey_len);
-    U.rkeys = malloc((size_t)n * SYMM_SEGS * U.rkey_len);
-    if (st == SYMM_OK && (!buf || !U.rkeys))
+        st = U.env.allgather(plen, m * sizeof(*plen), lens);
+    for (size_t j = 0; st == SYMM_OK && j < (size_t)n * m; j++)
+        max = lens[j] > max ? lens[j] : max;
+    buf = calloc(m, max);
+    all = malloc((size_t)n * m * max);
+    if (st == SYMM_OK && (!buf || !all))
         st = SYMM_ERR_NOMEM;
-    for (int s = 0; st == SYMM_OK && s < SYMM_SEGS; s++)
-        if (packed[s])
-            memcpy(buf + s * U.rkey_len, packed[s], plen[s]);
+    for (int i = 0; st == SYMM_OK && i < m; i++)
+        if (packed[i])
+            memcpy(buf + (size_t)i * max, packed[i], plen[i]);
     if (st == SYMM_OK)
-        st = U.env.allgather(buf, SYMM_SEGS * U.rkey_len, U.rkeys);
+        st = U.env.allgather(buf, m * max, all);
+    if (st == SYMM_OK)
+        st = keep_gathered(all, lens, max);
+    if (st == SYMM_OK)
+        atomic_store_explicit(&U.next, m, memory_order_release);
 out:
-    for (int s = 0; s < SYMM_SEGS; s++)
-        if (packed[s])
-            F.ucp_rkey_buffer_release(packed[s]);
+    for (int i = 0; packed && i < m; i++)
+        if (packed[i])
+            F.ucp_rkey_buffer_release(packed[i]);
+    free(packed);
+    free(plen);
     free(lens);
     free(buf);
+    free(all);
     return st;
 }
 
@@ -470,6 +564,8 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
         st = exchange_addresses();
     if (st == SYMM_OK)
         st = exchange_keys();
+    U.env.reg = NULL; /* the caller's parts, too, live only for the call */
+    U.env.nreg = 0;
     if (st == SYMM_OK)
         st = worker_connect(&U.target);
     if (st != SYMM_OK) {
@@ -503,14 +599,19 @@ static void ucx_fini(void)
         close(U.wakefd);
     U.wakefd = -1;
     worker_close(&U.target);
-    for (int s = 0; s < SYMM_SEGS; s++)
-        if (U.memh[s])
-            F.ucp_mem_unmap(U.ctx, U.memh[s]);
+    for (int i = 0; i < MAX_EXTENTS; i++) {
+        if (U.ext[i].memh)
+            F.ucp_mem_unmap(U.ctx, U.ext[i].memh);
+        free(U.ext[i].keys);
+        free(U.ext[i].lens);
+        U.ext[i] = (extent_t){0};
+    }
+    atomic_store_explicit(&U.next, 0, memory_order_relaxed);
+    U.pending = 0;
     if (U.ctx)
         F.ucp_cleanup(U.ctx);
     free(U.base);
     free(U.addrs);
-    free(U.rkeys);
     free(U.net);
     free(U.ctxw);
     U.ctx = NULL;
@@ -532,14 +633,108 @@ static void ucx_chan_release(void **chan)
     *chan = NULL;
 }
 
-static ucp_rkey_h rkey_of(const worker_t *wk, const char *call, int pe, symm_tl_seg_t seg)
+/* ---- Extents ----------------------------------------------------------------------------- */
+static symm_status_t ucx_extent_reg(const symm_tl_range_t *r, void *key, size_t key_cap,
+                                    size_t *key_len, char *why, size_t why_len)
 {
-    ucp_rkey_h k = wk->rkey[pe * SYMM_SEGS + seg];
+    int i = atomic_load_explicit(&U.next, memory_order_relaxed);
+    void *packed = NULL;
+    size_t plen = 0;
+    ucs_status_t st;
 
-    if (!k)
-        U.env.fatal("%s(pe=%d): pe %d has no symmetric %s to reach over the network", call, pe,
-                    pe, seg == SYMM_SEG_HEAP ? "heap" : "data segment");
-    return k;
+    if (U.pending || i == MAX_EXTENTS) {
+        snprintf(why, why_len, "%s", U.pending ? "another extent is pending"
+                                               : "no room for more extents");
+        return SYMM_ERR_INVALID;
+    }
+    st = map(i, r, &packed, &plen);
+    if (st != UCS_OK) {
+        snprintf(why, why_len, "UCX cannot register it: %s", status_str(st));
+        return SYMM_ERR_SYS;
+    }
+    if (plen > key_cap) {
+        snprintf(why, why_len, "its UCX key takes %zu bytes, more than the %zu there are room "
+                 "for", plen, key_cap);
+        F.ucp_rkey_buffer_release(packed);
+        F.ucp_mem_unmap(U.ctx, U.ext[i].memh);
+        U.ext[i].memh = NULL;
+        return SYMM_ERR_NOMEM;
+    }
+    memcpy(key, packed, plen);
+    *key_len = plen;
+    F.ucp_rkey_buffer_release(packed);
+    U.pending = 1;
+    return SYMM_OK;
+}
+
+/* Every worker unpacks the pending extent's keys before the extent is published, under the
+ * lock that opening a context's worker takes, so every worker knows every extent in use. */
+static symm_status_t ucx_extent_keys(const void *const *keys, const size_t *lens, char *why,
+                                     size_t why_len)
+{
+    int i = atomic_load_explicit(&U.next, memory_order_relaxed);
+    symm_status_t st = U.pending ? keep_keys(i, keys, lens) : SYMM_ERR_INVALID;
+
+    pthread_mutex_lock(&U.lock);
+    if (st == SYMM_OK)
+        st = unpack(&U.target, i);
+    for (int w = 0; st == SYMM_OK && w < U.nctxw; w++)
+        st = unpack(U.ctxw[w], i);
+    if (st == SYMM_OK) {
+        U.pending = 0;
+        atomic_store_explicit(&U.next, i + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&U.lock);
+    if (st != SYMM_OK)
+        snprintf(why, why_len, "%s", st == SYMM_ERR_NOMEM ? "out of memory"
+                                                        : "UCX cannot unpack a peer's key");
+    return st;
+}
+
+static void ucx_extent_drop(void)
+{
+    extent_t *e = &U.ext[atomic_load_explicit(&U.next, memory_order_relaxed)];
+
+    if (!U.pending)
+        return;
+    if (e->memh)
+        F.ucp_mem_unmap(U.ctx, e->memh);
+    *e = (extent_t){0};
+    U.pending = 0;
+}
+
+static size_t ucx_registered(symm_tl_seg_t seg)
+{
+    int next = atomic_load_explicit(&U.next, memory_order_acquire);
+    size_t sum = 0;
+
+    for (int i = 0; i < next; i++)
+        if (U.ext[i].seg == seg && U.ext[i].memh)
+            sum += U.ext[i].hi - U.ext[i].lo;
+    return sum;
+}
+
+/* The key of pe's extent that holds offset off of seg, and in *part the bytes of
+ * [off, off + n) inside it; fatal when no registered extent holds off. */
+static ucp_rkey_h target(const worker_t *wk, const char *call, int pe, symm_tl_seg_t seg,
+                         uint64_t off, size_t n, size_t *part)
+{
+    int next = atomic_load_explicit(&U.next, memory_order_acquire);
+
+    for (int i = 0; i < next; i++) {
+        const extent_t *e = &U.ext[i];
+        if (e->seg != seg || off < e->lo || off >= e->hi)
+            continue;
+        if (!wk->rkey[i][pe])
+            break;
+        *part = n < e->hi - off ? n : e->hi - off;
+        return wk->rkey[i][pe];
+    }
+    if (seg == SYMM_SEG_DATA)
+        U.env.fatal("%s(pe=%d): pe %d has no symmetric data segment to reach over the network",
+                    call, pe, pe);
+    U.env.fatal("%s(pe=%d): offset %#llx of the symmetric heap is not registered with the "
+                "network: no symmetric allocation holds it", call, pe, (unsigned long long)off);
 }
 
 static uint64_t raddr(int pe, symm_tl_seg_t seg, uint64_t off)
@@ -553,29 +748,40 @@ static void check(ucs_status_t st, const char *call, const char *what, int pe)
         U.env.fatal("%s(pe=%d): the UCX %s failed: %s", call, pe, what, status_str(st));
 }
 
+/* A put or get, one operation per extent it touches. */
+static void rma(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                char *buf, size_t n, int nbi, int put)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    size_t part;
+
+    for (; n > 0; buf += part, off += part, n -= part) {
+        ucp_rkey_h k = target(wk, call, pe, seg, off, n, &part);
+        uint64_t ra = raddr(pe, seg, off);
+        ucs_status_ptr_t r = put ? F.ucp_put_nbx(wk->ep[pe], buf, part, ra, k, &p)
+                                 : F.ucp_get_nbx(wk->ep[pe], buf, part, ra, k, &p);
+        check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, put ? "put" : "get",
+              pe);
+    }
+}
+
 static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
                     uint64_t off, const void *src, size_t n, int nbi)
 {
     worker_t *wk = worker_of(chan);
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    ucs_status_ptr_t r =
-        F.ucp_put_nbx(wk->ep[pe], src, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
 
     atomic_store_explicit(nbi == SYMM_TL_FLAG ? &wk->flags : &wk->dirty, 1, memory_order_relaxed);
-    check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, "put", pe);
+    rma(wk, call, pe, seg, off, (char *)src, n, nbi, 1);
 }
 
 static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
                     uint64_t off, void *dest, size_t n, int nbi)
 {
     worker_t *wk = worker_of(chan);
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    ucs_status_ptr_t r =
-        F.ucp_get_nbx(wk->ep[pe], dest, n, raddr(pe, seg, off), rkey_of(wk, call, pe, seg), &p);
 
     if (nbi == SYMM_TL_NBI)
         atomic_store_explicit(&wk->dirty, 1, memory_order_relaxed);
-    check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, "get", pe);
+    rma(wk, call, pe, seg, off, dest, n, nbi, 0);
 }
 
 static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
@@ -596,6 +802,8 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
                              .datatype = ucp_dt_make_contig(a->size)};
     ucs_status_ptr_t r;
+    size_t part;
+    ucp_rkey_h k = target(wk, call, a->pe, a->seg, a->off, a->size, &part);
     int reply = fetch || a->op == SYMM_AMO_SWAP || a->op == SYMM_AMO_CSWAP ||
                 a->op == SYMM_AMO_FETCH;
 
@@ -615,8 +823,11 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
         p.reply_buffer = &wk->discard;
     }
-    r = F.ucp_atomic_op_nbx(wk->ep[a->pe], ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off),
-                            rkey_of(wk, call, a->pe, a->seg), &p);
+    if (part < a->size)
+        U.env.fatal("%s(pe=%d): the word at offset %#llx straddles two registered extents", call,
+                    a->pe, (unsigned long long)a->off);
+    r = F.ucp_atomic_op_nbx(wk->ep[a->pe], ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off), k,
+                            &p);
     if (!reply) {
         atomic_store_explicit(&wk->dirty, 1, memory_order_relaxed);
         check(keep(wk, r), call, "atomic", a->pe);
@@ -678,6 +889,10 @@ static const symm_tl_ops_t ucx_ops = {
     .name = "ucx",
     .init = ucx_init,
     .fini = ucx_fini,
+    .extent_reg = ucx_extent_reg,
+    .extent_keys = ucx_extent_keys,
+    .extent_drop = ucx_extent_drop,
+    .registered = ucx_registered,
     .put = ucx_put,
     .get = ucx_get,
     .amo = ucx_amo,
