@@ -562,6 +562,15 @@ void symm_gpu_start(const char *call)
               count, symm_gpu_g.heap_size >> 20, (void *)symm_gpu_g.win);
 }
 
+/* The process is exiting and the CUDA driver shut down before symm (an exit after an error,
+ * with the program's own CUDA teardown first): it released the GPU's resources already. */
+static int driver_gone(void)
+{
+    CUcontext cur = NULL;
+
+    return symm_cu.cuCtxGetCurrent(&cur) == CUDA_ERROR_DEINITIALIZED;
+}
+
 void symm_gpu_bind(const char *call)
 {
     CUcontext cur = NULL;
@@ -592,7 +601,7 @@ void symm_gpu_fini(void)
 {
     const char *call = "shmem_finalize";
 
-    if (!symm_gpu_g.started)
+    if (!symm_gpu_g.started || driver_gone())
         return;
     symm_gpu_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
@@ -740,7 +749,7 @@ void symm_gpu_poll(const char *call)
 {
     CUresult r;
 
-    if (!symm_gpu_g.started)
+    if (!symm_gpu_g.started || driver_gone())
         return;
     if (symm_gpu_g.err && symm_gpu_g.err->set == 1)
         symm_gpu_cu_fail(call, "a device check", CUDA_ERROR_ASSERT);

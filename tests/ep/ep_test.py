@@ -65,7 +65,11 @@ def expert(e, x):
 
 
 def host(a):
-    return a.detach().float().cpu().numpy() if hasattr(a, "detach") else np.asarray(a)
+    """A NumPy copy of an array or tensor; bfloat16 as float32, integers kept."""
+    if hasattr(a, "detach"):
+        a = a.detach().cpu()
+        return (a.float() if a.is_floating_point() else a).numpy()
+    return np.asarray(a)
 
 
 def check_dispatch(case, rnd, d, me, n):
