@@ -112,7 +112,11 @@ flag_barrier|barrier_all|2|two processes raising and spinning on flags in one sh
 sum_1m|sum_reduce_1m|2|one core computing c[i] = a[i] + b[i] over 1 MiB of longs (2 MiB read, 1 MiB written)
 sum_1m|sum_reduce_1m|4|the same
 copy_1m|alltoall_1m|2|one core copying 1 MiB into 1 MiB, every other pass backwards (what each PE of a 2-PE alltoall of 1 MiB copies)
-copy_2m|alltoall_1m|4|one core copying 2 MiB into 2 MiB, the same way (what each CPU copies in a 4-PE alltoall of 1 MiB on 2 CPUs)'
+copy_2m|alltoall_1m|4|one core copying 2 MiB into 2 MiB, the same way (what each CPU copies in a 4-PE alltoall of 1 MiB on 2 CPUs)
+ucx_rtt|put8_quiet|2n2|a round trip over the network: twice the one-way latency of UCX'"'"'s 8-B active-message ping-pong between two processes on the same transports (ucx_perftest ucp_am_lat)
+ucx_rtt|g8|2n2|the same round trip
+ucx_rtt|fetch_add|2n2|the same round trip
+ucx_oneway|barrier_all|4n2|one way over the network, which a barrier across two nodes needs at least once'
 
 # BENCH_ROWS keeps the rows whose case or PEs column it names, and the floors that bound them.
 if [ -n "${BENCH_ROWS:-}" ]; then
@@ -264,30 +268,57 @@ else
 fi
 [ $have_symm = yes ] || [ $have_osh = yes ] || { say "neither symm nor OSHMEM can run"; exit 1; }
 
-# need_gnuplot: whether gnuplot is here, after installing Debian's gnuplot-nox when it is missing
-# (as root, or through sudo), as scripts/deps.sh does for the build.
-need_gnuplot() {
-    command -v gnuplot >/dev/null && return 0
+# need COMMAND PACKAGE WHY: whether COMMAND is here, after installing Debian's PACKAGE when it
+# is missing (as root, or through sudo), as scripts/deps.sh does for the build.
+need() {
+    command -v "$1" >/dev/null && return 0
     command -v apt-get >/dev/null || return 1
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
-    say "installing gnuplot-nox to draw the plot"
+    say "installing $2 $3"
     if ! { $sudo apt-get update -q &&
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-            gnuplot-nox; } >"$work/apt.log" 2>&1; then
+            "$2"; } >"$work/apt.log" 2>&1; then
         tail -n 5 "$work/apt.log" >&2
         return 1
     fi
-    command -v gnuplot >/dev/null
+    command -v "$1" >/dev/null
 }
 have_plot=no
 if grep -q "|$sweep_at|" <<<"$ROWS"; then
-    if need_gnuplot; then
+    if need gnuplot gnuplot-nox "to draw the plot"; then
         have_plot=yes
     else
         note "gnuplot: missing and gnuplot-nox could not be installed; the plot is not drawn"
     fi
 fi
+
+# The network's own floor across virtual nodes: UCX's active-message ping-pong between two
+# processes on the same transports (ucx_perftest, Debian's ucx-utils), 8 B: its one-way latency
+# (ucx_oneway) and twice that (ucx_rtt), what any round trip over the network costs.
+have_ucx_floor=no
+if grep -q "^ucx_" <<<"$FLOORS"; then
+    if need ucx_perftest ucx-utils "for the network's floor"; then
+        have_ucx_floor=yes
+    else
+        note "ucx_perftest: missing and ucx-utils could not be installed; the UCX floors are left out"
+    fi
+fi
+ucx_floor() {
+    local port=$((20000 + RANDOM % 20000)) srv us
+    UCX_TLS=$ucx_tls ucx_perftest -p "$port" -t ucp_am_lat -s 8 -n 100000 >/dev/null 2>&1 &
+    srv=$!
+    for _ in $(seq 50); do
+        us=$(UCX_TLS=$ucx_tls timeout 60 ucx_perftest -p "$port" 127.0.0.1 -t ucp_am_lat -s 8 \
+            -n 100000 2>/dev/null | awk '/^Final:/ { print $3 }')
+        [ -n "$us" ] && break
+        sleep 0.1
+    done
+    kill "$srv" 2>/dev/null
+    wait "$srv" 2>/dev/null
+    [ -n "$us" ] || return 1
+    awk -v us="$us" 'BEGIN { printf "case=ucx_oneway value=%.4g unit=ns\ncase=ucx_rtt value=%.4g unit=ns\n", us * 1000, us * 2000 }'
+}
 
 # ---- runs --------------------------------------------------------------------------------
 # run ROUND IMPL SPEC CASE...: the benchmark under IMPL's launcher with the PEs of SPEC; lines
@@ -362,6 +393,9 @@ for round in $(seq "$rounds"); do
     if [ -n "$FLOORS" ]; then
         say "round $round of $rounds: floors"
         "$work/bench_floors" >"$work/out.floors" || note "floors: ended with exit $?"
+        if [ $have_ucx_floor = yes ]; then
+            ucx_floor >>"$work/out.floors" || note "ucx_perftest: no figure"
+        fi
         sed "s/^/impl=floor round=$round /" "$work/out.floors" >>"$results"
     fi
     for n in $pe_counts; do
