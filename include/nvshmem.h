@@ -8,8 +8,9 @@
  * to its NVSHMEM name as well: nvshmem_NAME is shmem_NAME and nvshmemx_NAME is shmemx_NAME
  * (nvshmem_int_p, nvshmemx_putmem_block, nvshmemx_float_sum_reduce_on_stream,
  * nvshmem_team_t, ...). The list, symm/nvshmem_names.h, is generated from symm's own headers
- * when the library is built, so it follows the API. A .cu file gets the device API
- * (symm/device.cuh) with it; a host-only file gets shmem.h, shmemx.h and shmemx_gpu.h.
+ * (cmake/nvshmem_names.cmake), and a test checks that it follows them. A .cu file gets the
+ * device API (symm/device.cuh) with it; a host-only file gets shmem.h, shmemx.h and
+ * shmemx_gpu.h.
  *
  * Where NVSHMEM means something else than OpenSHMEM, this header maps it:
  *  - nvshmem_malloc, _calloc, _align and _free allocate on the device heap (symmetric GPU

@@ -38,660 +38,660 @@ void *pshmem_align(size_t alignment, size_t size);
 void *pshmem_realloc(void *ptr, size_t size);
 void *pshmem_malloc_with_hints(size_t size, long hints);
 void pshmem_free(void *ptr);
-void pshmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
 void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe);
-void pshmem_ctx_float_get(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void pshmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
 void pshmem_float_get(float *dest, const float *source, size_t nelems, int pe);
+void pshmem_ctx_float_get(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void pshmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe);
 void pshmem_ctx_float_put_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
                               int pe);
-void pshmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe);
+void pshmem_float_get_nbi(float *dest, const float *source, size_t nelems, int pe);
 void pshmem_ctx_float_get_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
                               int pe);
-void pshmem_float_get_nbi(float *dest, const float *source, size_t nelems, int pe);
-void pshmem_ctx_float_p(shmem_ctx_t ctx, float *dest, float value, int pe);
 void pshmem_float_p(float *dest, float value, int pe);
-float pshmem_ctx_float_g(shmem_ctx_t ctx, const float *source, int pe);
+void pshmem_ctx_float_p(shmem_ctx_t ctx, float *dest, float value, int pe);
 float pshmem_float_g(const float *source, int pe);
-void pshmem_ctx_float_iput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, int pe);
+float pshmem_ctx_float_g(shmem_ctx_t ctx, const float *source, int pe);
 void pshmem_float_iput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_float_iget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+void pshmem_ctx_float_iput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_float_iget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
+void pshmem_ctx_float_iget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_double_put(double *dest, const double *source, size_t nelems, int pe);
 void pshmem_ctx_double_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
                            int pe);
-void pshmem_double_put(double *dest, const double *source, size_t nelems, int pe);
+void pshmem_double_get(double *dest, const double *source, size_t nelems, int pe);
 void pshmem_ctx_double_get(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
                            int pe);
-void pshmem_double_get(double *dest, const double *source, size_t nelems, int pe);
+void pshmem_double_put_nbi(double *dest, const double *source, size_t nelems, int pe);
 void pshmem_ctx_double_put_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
                                int pe);
-void pshmem_double_put_nbi(double *dest, const double *source, size_t nelems, int pe);
+void pshmem_double_get_nbi(double *dest, const double *source, size_t nelems, int pe);
 void pshmem_ctx_double_get_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
                                int pe);
-void pshmem_double_get_nbi(double *dest, const double *source, size_t nelems, int pe);
-void pshmem_ctx_double_p(shmem_ctx_t ctx, double *dest, double value, int pe);
 void pshmem_double_p(double *dest, double value, int pe);
-double pshmem_ctx_double_g(shmem_ctx_t ctx, const double *source, int pe);
+void pshmem_ctx_double_p(shmem_ctx_t ctx, double *dest, double value, int pe);
 double pshmem_double_g(const double *source, int pe);
-void pshmem_ctx_double_iput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t nelems, int pe);
+double pshmem_ctx_double_g(shmem_ctx_t ctx, const double *source, int pe);
 void pshmem_double_iput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
-void pshmem_ctx_double_iget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+void pshmem_ctx_double_iput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_double_iget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
+void pshmem_ctx_double_iget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_longdouble_put(long double *dest, const long double *source, size_t nelems, int pe);
 void pshmem_ctx_longdouble_put(shmem_ctx_t ctx, long double *dest, const long double *source,
                                size_t nelems, int pe);
-void pshmem_longdouble_put(long double *dest, const long double *source, size_t nelems, int pe);
+void pshmem_longdouble_get(long double *dest, const long double *source, size_t nelems, int pe);
 void pshmem_ctx_longdouble_get(shmem_ctx_t ctx, long double *dest, const long double *source,
                                size_t nelems, int pe);
-void pshmem_longdouble_get(long double *dest, const long double *source, size_t nelems, int pe);
+void pshmem_longdouble_put_nbi(long double *dest, const long double *source, size_t nelems, int pe);
 void pshmem_ctx_longdouble_put_nbi(shmem_ctx_t ctx, long double *dest, const long double *source,
                                    size_t nelems, int pe);
-void pshmem_longdouble_put_nbi(long double *dest, const long double *source, size_t nelems, int pe);
+void pshmem_longdouble_get_nbi(long double *dest, const long double *source, size_t nelems, int pe);
 void pshmem_ctx_longdouble_get_nbi(shmem_ctx_t ctx, long double *dest, const long double *source,
                                    size_t nelems, int pe);
-void pshmem_longdouble_get_nbi(long double *dest, const long double *source, size_t nelems, int pe);
-void pshmem_ctx_longdouble_p(shmem_ctx_t ctx, long double *dest, long double value, int pe);
 void pshmem_longdouble_p(long double *dest, long double value, int pe);
-long double pshmem_ctx_longdouble_g(shmem_ctx_t ctx, const long double *source, int pe);
+void pshmem_ctx_longdouble_p(shmem_ctx_t ctx, long double *dest, long double value, int pe);
 long double pshmem_longdouble_g(const long double *source, int pe);
-void pshmem_ctx_longdouble_iput(shmem_ctx_t ctx, long double *dest, const long double *source,
-                                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+long double pshmem_ctx_longdouble_g(shmem_ctx_t ctx, const long double *source, int pe);
 void pshmem_longdouble_iput(long double *dest, const long double *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_longdouble_iget(shmem_ctx_t ctx, long double *dest, const long double *source,
+void pshmem_ctx_longdouble_iput(shmem_ctx_t ctx, long double *dest, const long double *source,
                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_longdouble_iget(long double *dest, const long double *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_char_put(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void pshmem_ctx_longdouble_iget(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_char_put(char *dest, const char *source, size_t nelems, int pe);
-void pshmem_ctx_char_get(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void pshmem_ctx_char_put(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
 void pshmem_char_get(char *dest, const char *source, size_t nelems, int pe);
+void pshmem_ctx_char_get(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void pshmem_char_put_nbi(char *dest, const char *source, size_t nelems, int pe);
 void pshmem_ctx_char_put_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
                              int pe);
-void pshmem_char_put_nbi(char *dest, const char *source, size_t nelems, int pe);
+void pshmem_char_get_nbi(char *dest, const char *source, size_t nelems, int pe);
 void pshmem_ctx_char_get_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
                              int pe);
-void pshmem_char_get_nbi(char *dest, const char *source, size_t nelems, int pe);
-void pshmem_ctx_char_p(shmem_ctx_t ctx, char *dest, char value, int pe);
 void pshmem_char_p(char *dest, char value, int pe);
-char pshmem_ctx_char_g(shmem_ctx_t ctx, const char *source, int pe);
+void pshmem_ctx_char_p(shmem_ctx_t ctx, char *dest, char value, int pe);
 char pshmem_char_g(const char *source, int pe);
-void pshmem_ctx_char_iput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems, int pe);
+char pshmem_ctx_char_g(shmem_ctx_t ctx, const char *source, int pe);
 void pshmem_char_iput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe);
-void pshmem_ctx_char_iget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+void pshmem_ctx_char_iput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_char_iget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe);
+void pshmem_ctx_char_iget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_schar_put(signed char *dest, const signed char *source, size_t nelems, int pe);
 void pshmem_ctx_schar_put(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                           size_t nelems, int pe);
-void pshmem_schar_put(signed char *dest, const signed char *source, size_t nelems, int pe);
+void pshmem_schar_get(signed char *dest, const signed char *source, size_t nelems, int pe);
 void pshmem_ctx_schar_get(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                           size_t nelems, int pe);
-void pshmem_schar_get(signed char *dest, const signed char *source, size_t nelems, int pe);
+void pshmem_schar_put_nbi(signed char *dest, const signed char *source, size_t nelems, int pe);
 void pshmem_ctx_schar_put_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                               size_t nelems, int pe);
-void pshmem_schar_put_nbi(signed char *dest, const signed char *source, size_t nelems, int pe);
+void pshmem_schar_get_nbi(signed char *dest, const signed char *source, size_t nelems, int pe);
 void pshmem_ctx_schar_get_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                               size_t nelems, int pe);
-void pshmem_schar_get_nbi(signed char *dest, const signed char *source, size_t nelems, int pe);
-void pshmem_ctx_schar_p(shmem_ctx_t ctx, signed char *dest, signed char value, int pe);
 void pshmem_schar_p(signed char *dest, signed char value, int pe);
-signed char pshmem_ctx_schar_g(shmem_ctx_t ctx, const signed char *source, int pe);
+void pshmem_ctx_schar_p(shmem_ctx_t ctx, signed char *dest, signed char value, int pe);
 signed char pshmem_schar_g(const signed char *source, int pe);
-void pshmem_ctx_schar_iput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
-                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+signed char pshmem_ctx_schar_g(shmem_ctx_t ctx, const signed char *source, int pe);
 void pshmem_schar_iput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_schar_iget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+void pshmem_ctx_schar_iput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_schar_iget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_short_put(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void pshmem_ctx_schar_iget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_short_put(short *dest, const short *source, size_t nelems, int pe);
-void pshmem_ctx_short_get(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void pshmem_ctx_short_put(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
 void pshmem_short_get(short *dest, const short *source, size_t nelems, int pe);
+void pshmem_ctx_short_get(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void pshmem_short_put_nbi(short *dest, const short *source, size_t nelems, int pe);
 void pshmem_ctx_short_put_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
                               int pe);
-void pshmem_short_put_nbi(short *dest, const short *source, size_t nelems, int pe);
+void pshmem_short_get_nbi(short *dest, const short *source, size_t nelems, int pe);
 void pshmem_ctx_short_get_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
                               int pe);
-void pshmem_short_get_nbi(short *dest, const short *source, size_t nelems, int pe);
-void pshmem_ctx_short_p(shmem_ctx_t ctx, short *dest, short value, int pe);
 void pshmem_short_p(short *dest, short value, int pe);
-short pshmem_ctx_short_g(shmem_ctx_t ctx, const short *source, int pe);
+void pshmem_ctx_short_p(shmem_ctx_t ctx, short *dest, short value, int pe);
 short pshmem_short_g(const short *source, int pe);
-void pshmem_ctx_short_iput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, int pe);
+short pshmem_ctx_short_g(shmem_ctx_t ctx, const short *source, int pe);
 void pshmem_short_iput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_short_iget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+void pshmem_ctx_short_iput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_short_iget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_int_put(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void pshmem_ctx_short_iget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_int_put(int *dest, const int *source, size_t nelems, int pe);
-void pshmem_ctx_int_get(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void pshmem_ctx_int_put(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
 void pshmem_int_get(int *dest, const int *source, size_t nelems, int pe);
-void pshmem_ctx_int_put_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void pshmem_ctx_int_get(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
 void pshmem_int_put_nbi(int *dest, const int *source, size_t nelems, int pe);
-void pshmem_ctx_int_get_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void pshmem_ctx_int_put_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
 void pshmem_int_get_nbi(int *dest, const int *source, size_t nelems, int pe);
-void pshmem_ctx_int_p(shmem_ctx_t ctx, int *dest, int value, int pe);
+void pshmem_ctx_int_get_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
 void pshmem_int_p(int *dest, int value, int pe);
-int pshmem_ctx_int_g(shmem_ctx_t ctx, const int *source, int pe);
+void pshmem_ctx_int_p(shmem_ctx_t ctx, int *dest, int value, int pe);
 int pshmem_int_g(const int *source, int pe);
-void pshmem_ctx_int_iput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t nelems, int pe);
+int pshmem_ctx_int_g(shmem_ctx_t ctx, const int *source, int pe);
 void pshmem_int_iput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                      int pe);
-void pshmem_ctx_int_iget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+void pshmem_ctx_int_iput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
                          ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_int_iget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                      int pe);
-void pshmem_ctx_long_put(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void pshmem_ctx_int_iget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_long_put(long *dest, const long *source, size_t nelems, int pe);
-void pshmem_ctx_long_get(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void pshmem_ctx_long_put(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
 void pshmem_long_get(long *dest, const long *source, size_t nelems, int pe);
+void pshmem_ctx_long_get(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void pshmem_long_put_nbi(long *dest, const long *source, size_t nelems, int pe);
 void pshmem_ctx_long_put_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
                              int pe);
-void pshmem_long_put_nbi(long *dest, const long *source, size_t nelems, int pe);
+void pshmem_long_get_nbi(long *dest, const long *source, size_t nelems, int pe);
 void pshmem_ctx_long_get_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
                              int pe);
-void pshmem_long_get_nbi(long *dest, const long *source, size_t nelems, int pe);
-void pshmem_ctx_long_p(shmem_ctx_t ctx, long *dest, long value, int pe);
 void pshmem_long_p(long *dest, long value, int pe);
-long pshmem_ctx_long_g(shmem_ctx_t ctx, const long *source, int pe);
+void pshmem_ctx_long_p(shmem_ctx_t ctx, long *dest, long value, int pe);
 long pshmem_long_g(const long *source, int pe);
-void pshmem_ctx_long_iput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems, int pe);
+long pshmem_ctx_long_g(shmem_ctx_t ctx, const long *source, int pe);
 void pshmem_long_iput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe);
-void pshmem_ctx_long_iget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+void pshmem_ctx_long_iput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_long_iget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe);
+void pshmem_ctx_long_iget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_longlong_put(long long *dest, const long long *source, size_t nelems, int pe);
 void pshmem_ctx_longlong_put(shmem_ctx_t ctx, long long *dest, const long long *source,
                              size_t nelems, int pe);
-void pshmem_longlong_put(long long *dest, const long long *source, size_t nelems, int pe);
+void pshmem_longlong_get(long long *dest, const long long *source, size_t nelems, int pe);
 void pshmem_ctx_longlong_get(shmem_ctx_t ctx, long long *dest, const long long *source,
                              size_t nelems, int pe);
-void pshmem_longlong_get(long long *dest, const long long *source, size_t nelems, int pe);
+void pshmem_longlong_put_nbi(long long *dest, const long long *source, size_t nelems, int pe);
 void pshmem_ctx_longlong_put_nbi(shmem_ctx_t ctx, long long *dest, const long long *source,
                                  size_t nelems, int pe);
-void pshmem_longlong_put_nbi(long long *dest, const long long *source, size_t nelems, int pe);
+void pshmem_longlong_get_nbi(long long *dest, const long long *source, size_t nelems, int pe);
 void pshmem_ctx_longlong_get_nbi(shmem_ctx_t ctx, long long *dest, const long long *source,
                                  size_t nelems, int pe);
-void pshmem_longlong_get_nbi(long long *dest, const long long *source, size_t nelems, int pe);
-void pshmem_ctx_longlong_p(shmem_ctx_t ctx, long long *dest, long long value, int pe);
 void pshmem_longlong_p(long long *dest, long long value, int pe);
-long long pshmem_ctx_longlong_g(shmem_ctx_t ctx, const long long *source, int pe);
+void pshmem_ctx_longlong_p(shmem_ctx_t ctx, long long *dest, long long value, int pe);
 long long pshmem_longlong_g(const long long *source, int pe);
-void pshmem_ctx_longlong_iput(shmem_ctx_t ctx, long long *dest, const long long *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+long long pshmem_ctx_longlong_g(shmem_ctx_t ctx, const long long *source, int pe);
 void pshmem_longlong_iput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                           size_t nelems, int pe);
-void pshmem_ctx_longlong_iget(shmem_ctx_t ctx, long long *dest, const long long *source,
+void pshmem_ctx_longlong_iput(shmem_ctx_t ctx, long long *dest, const long long *source,
                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_longlong_iget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                           size_t nelems, int pe);
+void pshmem_ctx_longlong_iget(shmem_ctx_t ctx, long long *dest, const long long *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_uchar_put(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
 void pshmem_ctx_uchar_put(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
                           size_t nelems, int pe);
-void pshmem_uchar_put(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void pshmem_uchar_get(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
 void pshmem_ctx_uchar_get(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
                           size_t nelems, int pe);
-void pshmem_uchar_get(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void pshmem_uchar_put_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
 void pshmem_ctx_uchar_put_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
                               size_t nelems, int pe);
-void pshmem_uchar_put_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void pshmem_uchar_get_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
 void pshmem_ctx_uchar_get_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
                               size_t nelems, int pe);
-void pshmem_uchar_get_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
-void pshmem_ctx_uchar_p(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe);
 void pshmem_uchar_p(unsigned char *dest, unsigned char value, int pe);
-unsigned char pshmem_ctx_uchar_g(shmem_ctx_t ctx, const unsigned char *source, int pe);
+void pshmem_ctx_uchar_p(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe);
 unsigned char pshmem_uchar_g(const unsigned char *source, int pe);
-void pshmem_ctx_uchar_iput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
-                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+unsigned char pshmem_ctx_uchar_g(shmem_ctx_t ctx, const unsigned char *source, int pe);
 void pshmem_uchar_iput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_uchar_iget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+void pshmem_ctx_uchar_iput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_uchar_iget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ctx_uchar_iget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ushort_put(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
 void pshmem_ctx_ushort_put(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
                            size_t nelems, int pe);
-void pshmem_ushort_put(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void pshmem_ushort_get(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
 void pshmem_ctx_ushort_get(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
                            size_t nelems, int pe);
-void pshmem_ushort_get(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
-void pshmem_ctx_ushort_put_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
-                               size_t nelems, int pe);
 void pshmem_ushort_put_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
                            int pe);
-void pshmem_ctx_ushort_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+void pshmem_ctx_ushort_put_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
                                size_t nelems, int pe);
 void pshmem_ushort_get_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
                            int pe);
-void pshmem_ctx_ushort_p(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe);
+void pshmem_ctx_ushort_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                               size_t nelems, int pe);
 void pshmem_ushort_p(unsigned short *dest, unsigned short value, int pe);
-unsigned short pshmem_ctx_ushort_g(shmem_ctx_t ctx, const unsigned short *source, int pe);
+void pshmem_ctx_ushort_p(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe);
 unsigned short pshmem_ushort_g(const unsigned short *source, int pe);
-void pshmem_ctx_ushort_iput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+unsigned short pshmem_ctx_ushort_g(shmem_ctx_t ctx, const unsigned short *source, int pe);
 void pshmem_ushort_iput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_ushort_iget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+void pshmem_ctx_ushort_iput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_ushort_iget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ctx_ushort_iget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_uint_put(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
 void pshmem_ctx_uint_put(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                          size_t nelems, int pe);
-void pshmem_uint_put(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void pshmem_uint_get(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
 void pshmem_ctx_uint_get(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                          size_t nelems, int pe);
-void pshmem_uint_get(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void pshmem_uint_put_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
 void pshmem_ctx_uint_put_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                              size_t nelems, int pe);
-void pshmem_uint_put_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void pshmem_uint_get_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
 void pshmem_ctx_uint_get_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                              size_t nelems, int pe);
-void pshmem_uint_get_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
-void pshmem_ctx_uint_p(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_p(unsigned int *dest, unsigned int value, int pe);
-unsigned int pshmem_ctx_uint_g(shmem_ctx_t ctx, const unsigned int *source, int pe);
+void pshmem_ctx_uint_p(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 unsigned int pshmem_uint_g(const unsigned int *source, int pe);
-void pshmem_ctx_uint_iput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
-                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+unsigned int pshmem_ctx_uint_g(shmem_ctx_t ctx, const unsigned int *source, int pe);
 void pshmem_uint_iput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
-void pshmem_ctx_uint_iget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+void pshmem_ctx_uint_iput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_uint_iget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
+void pshmem_ctx_uint_iget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ulong_put(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
 void pshmem_ctx_ulong_put(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
                           size_t nelems, int pe);
-void pshmem_ulong_put(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void pshmem_ulong_get(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
 void pshmem_ctx_ulong_get(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
                           size_t nelems, int pe);
-void pshmem_ulong_get(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void pshmem_ulong_put_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
 void pshmem_ctx_ulong_put_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
                               size_t nelems, int pe);
-void pshmem_ulong_put_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void pshmem_ulong_get_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
 void pshmem_ctx_ulong_get_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
                               size_t nelems, int pe);
-void pshmem_ulong_get_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
-void pshmem_ctx_ulong_p(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_p(unsigned long *dest, unsigned long value, int pe);
-unsigned long pshmem_ctx_ulong_g(shmem_ctx_t ctx, const unsigned long *source, int pe);
+void pshmem_ctx_ulong_p(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 unsigned long pshmem_ulong_g(const unsigned long *source, int pe);
-void pshmem_ctx_ulong_iput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
-                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+unsigned long pshmem_ctx_ulong_g(shmem_ctx_t ctx, const unsigned long *source, int pe);
 void pshmem_ulong_iput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_ulong_iget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+void pshmem_ctx_ulong_iput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_ulong_iget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_ulonglong_put(shmem_ctx_t ctx, unsigned long long *dest,
-                              const unsigned long long *source, size_t nelems, int pe);
+void pshmem_ctx_ulong_iget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_ulonglong_put(unsigned long long *dest, const unsigned long long *source, size_t nelems,
                           int pe);
-void pshmem_ctx_ulonglong_get(shmem_ctx_t ctx, unsigned long long *dest,
+void pshmem_ctx_ulonglong_put(shmem_ctx_t ctx, unsigned long long *dest,
                               const unsigned long long *source, size_t nelems, int pe);
 void pshmem_ulonglong_get(unsigned long long *dest, const unsigned long long *source, size_t nelems,
                           int pe);
-void pshmem_ctx_ulonglong_put_nbi(shmem_ctx_t ctx, unsigned long long *dest,
-                                  const unsigned long long *source, size_t nelems, int pe);
+void pshmem_ctx_ulonglong_get(shmem_ctx_t ctx, unsigned long long *dest,
+                              const unsigned long long *source, size_t nelems, int pe);
 void pshmem_ulonglong_put_nbi(unsigned long long *dest, const unsigned long long *source,
                               size_t nelems, int pe);
-void pshmem_ctx_ulonglong_get_nbi(shmem_ctx_t ctx, unsigned long long *dest,
+void pshmem_ctx_ulonglong_put_nbi(shmem_ctx_t ctx, unsigned long long *dest,
                                   const unsigned long long *source, size_t nelems, int pe);
 void pshmem_ulonglong_get_nbi(unsigned long long *dest, const unsigned long long *source,
                               size_t nelems, int pe);
+void pshmem_ctx_ulonglong_get_nbi(shmem_ctx_t ctx, unsigned long long *dest,
+                                  const unsigned long long *source, size_t nelems, int pe);
+void pshmem_ulonglong_p(unsigned long long *dest, unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_p(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value,
                             int pe);
-void pshmem_ulonglong_p(unsigned long long *dest, unsigned long long value, int pe);
+unsigned long long pshmem_ulonglong_g(const unsigned long long *source, int pe);
 unsigned long long pshmem_ctx_ulonglong_g(shmem_ctx_t ctx, const unsigned long long *source,
                                           int pe);
-unsigned long long pshmem_ulonglong_g(const unsigned long long *source, int pe);
-void pshmem_ctx_ulonglong_iput(shmem_ctx_t ctx, unsigned long long *dest,
-                               const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
-                               size_t nelems, int pe);
 void pshmem_ulonglong_iput(unsigned long long *dest, const unsigned long long *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
-void pshmem_ctx_ulonglong_iget(shmem_ctx_t ctx, unsigned long long *dest,
+void pshmem_ctx_ulonglong_iput(shmem_ctx_t ctx, unsigned long long *dest,
                                const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
                                size_t nelems, int pe);
 void pshmem_ulonglong_iget(unsigned long long *dest, const unsigned long long *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ctx_ulonglong_iget(shmem_ctx_t ctx, unsigned long long *dest,
+                               const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                               size_t nelems, int pe);
+void pshmem_int8_put(int8_t *dest, const int8_t *source, size_t nelems, int pe);
 void pshmem_ctx_int8_put(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
                          int pe);
-void pshmem_int8_put(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void pshmem_int8_get(int8_t *dest, const int8_t *source, size_t nelems, int pe);
 void pshmem_ctx_int8_get(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
                          int pe);
-void pshmem_int8_get(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void pshmem_int8_put_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe);
 void pshmem_ctx_int8_put_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
                              int pe);
-void pshmem_int8_put_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void pshmem_int8_get_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe);
 void pshmem_ctx_int8_get_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
                              int pe);
-void pshmem_int8_get_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe);
-void pshmem_ctx_int8_p(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe);
 void pshmem_int8_p(int8_t *dest, int8_t value, int pe);
-int8_t pshmem_ctx_int8_g(shmem_ctx_t ctx, const int8_t *source, int pe);
+void pshmem_ctx_int8_p(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe);
 int8_t pshmem_int8_g(const int8_t *source, int pe);
-void pshmem_ctx_int8_iput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems, int pe);
+int8_t pshmem_ctx_int8_g(shmem_ctx_t ctx, const int8_t *source, int pe);
 void pshmem_int8_iput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
-void pshmem_ctx_int8_iget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+void pshmem_ctx_int8_iput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_int8_iget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
+void pshmem_ctx_int8_iget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_int16_put(int16_t *dest, const int16_t *source, size_t nelems, int pe);
 void pshmem_ctx_int16_put(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
                           int pe);
-void pshmem_int16_put(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void pshmem_int16_get(int16_t *dest, const int16_t *source, size_t nelems, int pe);
 void pshmem_ctx_int16_get(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
                           int pe);
-void pshmem_int16_get(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void pshmem_int16_put_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe);
 void pshmem_ctx_int16_put_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
                               int pe);
-void pshmem_int16_put_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void pshmem_int16_get_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe);
 void pshmem_ctx_int16_get_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
                               int pe);
-void pshmem_int16_get_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe);
-void pshmem_ctx_int16_p(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe);
 void pshmem_int16_p(int16_t *dest, int16_t value, int pe);
-int16_t pshmem_ctx_int16_g(shmem_ctx_t ctx, const int16_t *source, int pe);
+void pshmem_ctx_int16_p(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe);
 int16_t pshmem_int16_g(const int16_t *source, int pe);
-void pshmem_ctx_int16_iput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, int pe);
+int16_t pshmem_ctx_int16_g(shmem_ctx_t ctx, const int16_t *source, int pe);
 void pshmem_int16_iput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_int16_iget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+void pshmem_ctx_int16_iput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_int16_iget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
+void pshmem_ctx_int16_iget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_int32_put(int32_t *dest, const int32_t *source, size_t nelems, int pe);
 void pshmem_ctx_int32_put(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
                           int pe);
-void pshmem_int32_put(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void pshmem_int32_get(int32_t *dest, const int32_t *source, size_t nelems, int pe);
 void pshmem_ctx_int32_get(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
                           int pe);
-void pshmem_int32_get(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void pshmem_int32_put_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe);
 void pshmem_ctx_int32_put_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
                               int pe);
-void pshmem_int32_put_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void pshmem_int32_get_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe);
 void pshmem_ctx_int32_get_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
                               int pe);
-void pshmem_int32_get_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe);
-void pshmem_ctx_int32_p(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 void pshmem_int32_p(int32_t *dest, int32_t value, int pe);
-int32_t pshmem_ctx_int32_g(shmem_ctx_t ctx, const int32_t *source, int pe);
+void pshmem_ctx_int32_p(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 int32_t pshmem_int32_g(const int32_t *source, int pe);
-void pshmem_ctx_int32_iput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, int pe);
+int32_t pshmem_ctx_int32_g(shmem_ctx_t ctx, const int32_t *source, int pe);
 void pshmem_int32_iput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_int32_iget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+void pshmem_ctx_int32_iput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_int32_iget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
+void pshmem_ctx_int32_iget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_int64_put(int64_t *dest, const int64_t *source, size_t nelems, int pe);
 void pshmem_ctx_int64_put(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
                           int pe);
-void pshmem_int64_put(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void pshmem_int64_get(int64_t *dest, const int64_t *source, size_t nelems, int pe);
 void pshmem_ctx_int64_get(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
                           int pe);
-void pshmem_int64_get(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void pshmem_int64_put_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe);
 void pshmem_ctx_int64_put_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
                               int pe);
-void pshmem_int64_put_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void pshmem_int64_get_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe);
 void pshmem_ctx_int64_get_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
                               int pe);
-void pshmem_int64_get_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe);
-void pshmem_ctx_int64_p(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 void pshmem_int64_p(int64_t *dest, int64_t value, int pe);
-int64_t pshmem_ctx_int64_g(shmem_ctx_t ctx, const int64_t *source, int pe);
+void pshmem_ctx_int64_p(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 int64_t pshmem_int64_g(const int64_t *source, int pe);
-void pshmem_ctx_int64_iput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, int pe);
+int64_t pshmem_ctx_int64_g(shmem_ctx_t ctx, const int64_t *source, int pe);
 void pshmem_int64_iput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_int64_iget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+void pshmem_ctx_int64_iput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_int64_iget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
+void pshmem_ctx_int64_iget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_uint8_put(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint8_put(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
                           int pe);
-void pshmem_uint8_put(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void pshmem_uint8_get(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint8_get(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
                           int pe);
-void pshmem_uint8_get(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void pshmem_uint8_put_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint8_put_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
                               int pe);
-void pshmem_uint8_put_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void pshmem_uint8_get_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint8_get_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
                               int pe);
-void pshmem_uint8_get_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
-void pshmem_ctx_uint8_p(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe);
 void pshmem_uint8_p(uint8_t *dest, uint8_t value, int pe);
-uint8_t pshmem_ctx_uint8_g(shmem_ctx_t ctx, const uint8_t *source, int pe);
+void pshmem_ctx_uint8_p(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe);
 uint8_t pshmem_uint8_g(const uint8_t *source, int pe);
-void pshmem_ctx_uint8_iput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, int pe);
+uint8_t pshmem_ctx_uint8_g(shmem_ctx_t ctx, const uint8_t *source, int pe);
 void pshmem_uint8_iput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
-void pshmem_ctx_uint8_iget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+void pshmem_ctx_uint8_iput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_uint8_iget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe);
+void pshmem_ctx_uint8_iget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_uint16_put(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint16_put(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems,
                            int pe);
-void pshmem_uint16_put(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void pshmem_uint16_get(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint16_get(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems,
                            int pe);
-void pshmem_uint16_get(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void pshmem_uint16_put_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint16_put_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
                                size_t nelems, int pe);
-void pshmem_uint16_put_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void pshmem_uint16_get_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint16_get_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
                                size_t nelems, int pe);
-void pshmem_uint16_get_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
-void pshmem_ctx_uint16_p(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe);
 void pshmem_uint16_p(uint16_t *dest, uint16_t value, int pe);
-uint16_t pshmem_ctx_uint16_g(shmem_ctx_t ctx, const uint16_t *source, int pe);
+void pshmem_ctx_uint16_p(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe);
 uint16_t pshmem_uint16_g(const uint16_t *source, int pe);
-void pshmem_ctx_uint16_iput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t nelems, int pe);
+uint16_t pshmem_ctx_uint16_g(shmem_ctx_t ctx, const uint16_t *source, int pe);
 void pshmem_uint16_iput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
-void pshmem_ctx_uint16_iget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+void pshmem_ctx_uint16_iput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_uint16_iget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
+void pshmem_ctx_uint16_iget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_uint32_put(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint32_put(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems,
                            int pe);
-void pshmem_uint32_put(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void pshmem_uint32_get(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint32_get(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems,
                            int pe);
-void pshmem_uint32_get(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void pshmem_uint32_put_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint32_put_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
                                size_t nelems, int pe);
-void pshmem_uint32_put_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void pshmem_uint32_get_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint32_get_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
                                size_t nelems, int pe);
-void pshmem_uint32_get_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
-void pshmem_ctx_uint32_p(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 void pshmem_uint32_p(uint32_t *dest, uint32_t value, int pe);
-uint32_t pshmem_ctx_uint32_g(shmem_ctx_t ctx, const uint32_t *source, int pe);
+void pshmem_ctx_uint32_p(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 uint32_t pshmem_uint32_g(const uint32_t *source, int pe);
-void pshmem_ctx_uint32_iput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t nelems, int pe);
+uint32_t pshmem_ctx_uint32_g(shmem_ctx_t ctx, const uint32_t *source, int pe);
 void pshmem_uint32_iput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
-void pshmem_ctx_uint32_iget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+void pshmem_ctx_uint32_iput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_uint32_iget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
+void pshmem_ctx_uint32_iget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_uint64_put(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint64_put(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems,
                            int pe);
-void pshmem_uint64_put(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void pshmem_uint64_get(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint64_get(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems,
                            int pe);
-void pshmem_uint64_get(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void pshmem_uint64_put_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint64_put_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
                                size_t nelems, int pe);
-void pshmem_uint64_put_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void pshmem_uint64_get_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
 void pshmem_ctx_uint64_get_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
                                size_t nelems, int pe);
-void pshmem_uint64_get_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
-void pshmem_ctx_uint64_p(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void pshmem_uint64_p(uint64_t *dest, uint64_t value, int pe);
-uint64_t pshmem_ctx_uint64_g(shmem_ctx_t ctx, const uint64_t *source, int pe);
+void pshmem_ctx_uint64_p(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 uint64_t pshmem_uint64_g(const uint64_t *source, int pe);
-void pshmem_ctx_uint64_iput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t nelems, int pe);
+uint64_t pshmem_ctx_uint64_g(shmem_ctx_t ctx, const uint64_t *source, int pe);
 void pshmem_uint64_iput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
-void pshmem_ctx_uint64_iget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+void pshmem_ctx_uint64_iput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_uint64_iget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
+void pshmem_ctx_uint64_iget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_size_put(size_t *dest, const size_t *source, size_t nelems, int pe);
 void pshmem_ctx_size_put(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
                          int pe);
-void pshmem_size_put(size_t *dest, const size_t *source, size_t nelems, int pe);
+void pshmem_size_get(size_t *dest, const size_t *source, size_t nelems, int pe);
 void pshmem_ctx_size_get(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
                          int pe);
-void pshmem_size_get(size_t *dest, const size_t *source, size_t nelems, int pe);
+void pshmem_size_put_nbi(size_t *dest, const size_t *source, size_t nelems, int pe);
 void pshmem_ctx_size_put_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
                              int pe);
-void pshmem_size_put_nbi(size_t *dest, const size_t *source, size_t nelems, int pe);
+void pshmem_size_get_nbi(size_t *dest, const size_t *source, size_t nelems, int pe);
 void pshmem_ctx_size_get_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
                              int pe);
-void pshmem_size_get_nbi(size_t *dest, const size_t *source, size_t nelems, int pe);
-void pshmem_ctx_size_p(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
 void pshmem_size_p(size_t *dest, size_t value, int pe);
-size_t pshmem_ctx_size_g(shmem_ctx_t ctx, const size_t *source, int pe);
+void pshmem_ctx_size_p(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
 size_t pshmem_size_g(const size_t *source, int pe);
-void pshmem_ctx_size_iput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems, int pe);
+size_t pshmem_ctx_size_g(shmem_ctx_t ctx, const size_t *source, int pe);
 void pshmem_size_iput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
-void pshmem_ctx_size_iget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+void pshmem_ctx_size_iput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_size_iget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
+void pshmem_ctx_size_iget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ptrdiff_put(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 void pshmem_ctx_ptrdiff_put(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                             size_t nelems, int pe);
-void pshmem_ptrdiff_put(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void pshmem_ptrdiff_get(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 void pshmem_ctx_ptrdiff_get(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                             size_t nelems, int pe);
-void pshmem_ptrdiff_get(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void pshmem_ptrdiff_put_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 void pshmem_ctx_ptrdiff_put_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                                 size_t nelems, int pe);
-void pshmem_ptrdiff_put_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void pshmem_ptrdiff_get_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 void pshmem_ctx_ptrdiff_get_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                                 size_t nelems, int pe);
-void pshmem_ptrdiff_get_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
-void pshmem_ctx_ptrdiff_p(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 void pshmem_ptrdiff_p(ptrdiff_t *dest, ptrdiff_t value, int pe);
-ptrdiff_t pshmem_ctx_ptrdiff_g(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
+void pshmem_ctx_ptrdiff_p(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 ptrdiff_t pshmem_ptrdiff_g(const ptrdiff_t *source, int pe);
-void pshmem_ctx_ptrdiff_iput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+ptrdiff_t pshmem_ctx_ptrdiff_g(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
 void pshmem_ptrdiff_iput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t nelems, int pe);
-void pshmem_ctx_ptrdiff_iget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+void pshmem_ctx_ptrdiff_iput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_ptrdiff_iget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t nelems, int pe);
-void pshmem_ctx_put8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_ptrdiff_iget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_put8(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_get8(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_put8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_put8_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_get8_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_iput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
-                      size_t nelems, int pe);
+void pshmem_ctx_get8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_iput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                   int pe);
-void pshmem_ctx_iget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+void pshmem_ctx_iput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe);
 void pshmem_iget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                   int pe);
-void pshmem_ctx_put16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_iget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
 void pshmem_put16(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_get16(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_put16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_put16_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_get16_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_iput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                       ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ctx_get16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_iput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
-void pshmem_ctx_iget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ctx_iput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_iget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
-void pshmem_ctx_put32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_put32(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_get32(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_put32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_put32_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_get32_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_iput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ctx_iget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_put32(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_get32(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_put32_nbi(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_get32_nbi(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_iput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
-void pshmem_ctx_iget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ctx_iput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_iget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
-void pshmem_ctx_put64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_put64(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_get64(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_put64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_put64_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void pshmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_iput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ctx_iget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_put64(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_get64(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_put64_nbi(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_iput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
-void pshmem_ctx_iget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ctx_iput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_iget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
-void pshmem_ctx_put128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_iget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_put128(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_get128(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_put128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_get128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_put128_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_get128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void pshmem_ctx_put128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_get128_nbi(void *dest, const void *source, size_t nelems, int pe);
-void pshmem_ctx_iput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                        ptrdiff_t sst, size_t nelems, int pe);
+void pshmem_ctx_get128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void pshmem_iput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                     int pe);
-void pshmem_ctx_iget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ctx_iput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_iget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                     int pe);
+void pshmem_ctx_iget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t nelems, int pe);
 void pshmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nbytes, int pe);
 void pshmem_putmem(void *dest, const void *source, size_t nbytes, int pe);
 void pshmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nbytes, int pe);
@@ -708,630 +708,630 @@ void pshmem_barrier_all(void);
 void pshmem_sync_all(void);
 int pshmem_ctx_create(long options, shmem_ctx_t *ctx);
 void pshmem_ctx_destroy(shmem_ctx_t ctx);
-float pshmem_ctx_float_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe);
 float pshmem_float_atomic_fetch(const float *source, int pe);
-void pshmem_ctx_float_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe);
+float pshmem_ctx_float_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe);
 void pshmem_float_atomic_set(float *dest, float value, int pe);
-float pshmem_ctx_float_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe);
+void pshmem_ctx_float_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe);
 float pshmem_float_atomic_swap(float *dest, float value, int pe);
-void pshmem_ctx_float_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe);
+float pshmem_ctx_float_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe);
 void pshmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe);
+void pshmem_ctx_float_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe);
+void pshmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe);
 void pshmem_ctx_float_atomic_swap_nbi(shmem_ctx_t ctx, float *fetch, float *dest, float value,
                                       int pe);
-void pshmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe);
-double pshmem_ctx_double_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe);
 double pshmem_double_atomic_fetch(const double *source, int pe);
-void pshmem_ctx_double_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe);
+double pshmem_ctx_double_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe);
 void pshmem_double_atomic_set(double *dest, double value, int pe);
-double pshmem_ctx_double_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe);
+void pshmem_ctx_double_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe);
 double pshmem_double_atomic_swap(double *dest, double value, int pe);
+double pshmem_ctx_double_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe);
+void pshmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe);
 void pshmem_ctx_double_atomic_fetch_nbi(shmem_ctx_t ctx, double *fetch, const double *source,
                                         int pe);
-void pshmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe);
+void pshmem_double_atomic_swap_nbi(double *fetch, double *dest, double value, int pe);
 void pshmem_ctx_double_atomic_swap_nbi(shmem_ctx_t ctx, double *fetch, double *dest, double value,
                                        int pe);
-void pshmem_double_atomic_swap_nbi(double *fetch, double *dest, double value, int pe);
-int pshmem_ctx_int_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe);
 int pshmem_int_atomic_fetch(const int *source, int pe);
-void pshmem_ctx_int_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe);
+int pshmem_ctx_int_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe);
 void pshmem_int_atomic_set(int *dest, int value, int pe);
-int pshmem_ctx_int_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe);
+void pshmem_ctx_int_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe);
 int pshmem_int_atomic_swap(int *dest, int value, int pe);
-void pshmem_ctx_int_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe);
+int pshmem_ctx_int_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe);
 void pshmem_int_atomic_fetch_nbi(int *fetch, const int *source, int pe);
-void pshmem_ctx_int_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void pshmem_ctx_int_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe);
 void pshmem_int_atomic_swap_nbi(int *fetch, int *dest, int value, int pe);
-int pshmem_ctx_int_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe);
+void pshmem_ctx_int_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
 int pshmem_int_atomic_compare_swap(int *dest, int cond, int value, int pe);
-int pshmem_ctx_int_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe);
+int pshmem_ctx_int_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe);
 int pshmem_int_atomic_fetch_inc(int *dest, int pe);
-void pshmem_ctx_int_atomic_inc(shmem_ctx_t ctx, int *dest, int pe);
+int pshmem_ctx_int_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe);
 void pshmem_int_atomic_inc(int *dest, int pe);
-int pshmem_ctx_int_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+void pshmem_ctx_int_atomic_inc(shmem_ctx_t ctx, int *dest, int pe);
 int pshmem_int_atomic_fetch_add(int *dest, int value, int pe);
-void pshmem_ctx_int_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+int pshmem_ctx_int_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe);
 void pshmem_int_atomic_add(int *dest, int value, int pe);
+void pshmem_ctx_int_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+void pshmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe);
 void pshmem_ctx_int_atomic_compare_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int cond,
                                             int value, int pe);
-void pshmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe);
-void pshmem_ctx_int_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe);
 void pshmem_int_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe);
-void pshmem_ctx_int_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void pshmem_ctx_int_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe);
 void pshmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe);
-long pshmem_ctx_long_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe);
+void pshmem_ctx_int_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
 long pshmem_long_atomic_fetch(const long *source, int pe);
-void pshmem_ctx_long_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe);
+long pshmem_ctx_long_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe);
 void pshmem_long_atomic_set(long *dest, long value, int pe);
-long pshmem_ctx_long_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe);
+void pshmem_ctx_long_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe);
 long pshmem_long_atomic_swap(long *dest, long value, int pe);
-void pshmem_ctx_long_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe);
+long pshmem_ctx_long_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe);
 void pshmem_long_atomic_fetch_nbi(long *fetch, const long *source, int pe);
-void pshmem_ctx_long_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void pshmem_ctx_long_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe);
 void pshmem_long_atomic_swap_nbi(long *fetch, long *dest, long value, int pe);
+void pshmem_ctx_long_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+long pshmem_long_atomic_compare_swap(long *dest, long cond, long value, int pe);
 long pshmem_ctx_long_atomic_compare_swap(shmem_ctx_t ctx, long *dest, long cond, long value,
                                          int pe);
-long pshmem_long_atomic_compare_swap(long *dest, long cond, long value, int pe);
-long pshmem_ctx_long_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe);
 long pshmem_long_atomic_fetch_inc(long *dest, int pe);
-void pshmem_ctx_long_atomic_inc(shmem_ctx_t ctx, long *dest, int pe);
+long pshmem_ctx_long_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe);
 void pshmem_long_atomic_inc(long *dest, int pe);
-long pshmem_ctx_long_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+void pshmem_ctx_long_atomic_inc(shmem_ctx_t ctx, long *dest, int pe);
 long pshmem_long_atomic_fetch_add(long *dest, long value, int pe);
-void pshmem_ctx_long_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+long pshmem_ctx_long_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe);
 void pshmem_long_atomic_add(long *dest, long value, int pe);
+void pshmem_ctx_long_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+void pshmem_long_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe);
 void pshmem_ctx_long_atomic_compare_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long cond,
                                              long value, int pe);
-void pshmem_long_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe);
-void pshmem_ctx_long_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe);
 void pshmem_long_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe);
+void pshmem_ctx_long_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe);
+void pshmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe);
 void pshmem_ctx_long_atomic_fetch_add_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value,
                                           int pe);
-void pshmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe);
-long long pshmem_ctx_longlong_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe);
 long long pshmem_longlong_atomic_fetch(const long long *source, int pe);
-void pshmem_ctx_longlong_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long pshmem_ctx_longlong_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe);
 void pshmem_longlong_atomic_set(long long *dest, long long value, int pe);
+void pshmem_ctx_longlong_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long pshmem_longlong_atomic_swap(long long *dest, long long value, int pe);
 long long pshmem_ctx_longlong_atomic_swap(shmem_ctx_t ctx, long long *dest, long long value,
                                           int pe);
-long long pshmem_longlong_atomic_swap(long long *dest, long long value, int pe);
+void pshmem_longlong_atomic_fetch_nbi(long long *fetch, const long long *source, int pe);
 void pshmem_ctx_longlong_atomic_fetch_nbi(shmem_ctx_t ctx, long long *fetch,
                                           const long long *source, int pe);
-void pshmem_longlong_atomic_fetch_nbi(long long *fetch, const long long *source, int pe);
+void pshmem_longlong_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe);
 void pshmem_ctx_longlong_atomic_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
                                          long long value, int pe);
-void pshmem_longlong_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe);
-long long pshmem_ctx_longlong_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond,
-                                                  long long value, int pe);
 long long pshmem_longlong_atomic_compare_swap(long long *dest, long long cond, long long value,
                                               int pe);
-long long pshmem_ctx_longlong_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe);
+long long pshmem_ctx_longlong_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond,
+                                                  long long value, int pe);
 long long pshmem_longlong_atomic_fetch_inc(long long *dest, int pe);
-void pshmem_ctx_longlong_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe);
+long long pshmem_ctx_longlong_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe);
 void pshmem_longlong_atomic_inc(long long *dest, int pe);
+void pshmem_ctx_longlong_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe);
+long long pshmem_longlong_atomic_fetch_add(long long *dest, long long value, int pe);
 long long pshmem_ctx_longlong_atomic_fetch_add(shmem_ctx_t ctx, long long *dest, long long value,
                                                int pe);
-long long pshmem_longlong_atomic_fetch_add(long long *dest, long long value, int pe);
-void pshmem_ctx_longlong_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe);
 void pshmem_longlong_atomic_add(long long *dest, long long value, int pe);
-void pshmem_ctx_longlong_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
-                                                 long long cond, long long value, int pe);
+void pshmem_ctx_longlong_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe);
 void pshmem_longlong_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond,
                                              long long value, int pe);
+void pshmem_ctx_longlong_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
+                                                 long long cond, long long value, int pe);
+void pshmem_longlong_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe);
 void pshmem_ctx_longlong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
                                               int pe);
-void pshmem_longlong_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe);
-void pshmem_ctx_longlong_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
-                                              long long value, int pe);
 void pshmem_longlong_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value,
                                           int pe);
-unsigned int pshmem_ctx_uint_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe);
+void pshmem_ctx_longlong_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
+                                              long long value, int pe);
 unsigned int pshmem_uint_atomic_fetch(const unsigned int *source, int pe);
-void pshmem_ctx_uint_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int pshmem_ctx_uint_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe);
 void pshmem_uint_atomic_set(unsigned int *dest, unsigned int value, int pe);
+void pshmem_ctx_uint_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int pshmem_uint_atomic_swap(unsigned int *dest, unsigned int value, int pe);
 unsigned int pshmem_ctx_uint_atomic_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int value,
                                          int pe);
-unsigned int pshmem_uint_atomic_swap(unsigned int *dest, unsigned int value, int pe);
+void pshmem_uint_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe);
 void pshmem_ctx_uint_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned int *fetch,
                                       const unsigned int *source, int pe);
-void pshmem_uint_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe);
-void pshmem_ctx_uint_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
-                                     unsigned int value, int pe);
 void pshmem_uint_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                  int pe);
-unsigned int pshmem_ctx_uint_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest,
-                                                 unsigned int cond, unsigned int value, int pe);
+void pshmem_ctx_uint_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                     unsigned int value, int pe);
 unsigned int pshmem_uint_atomic_compare_swap(unsigned int *dest, unsigned int cond,
                                              unsigned int value, int pe);
-unsigned int pshmem_ctx_uint_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+unsigned int pshmem_ctx_uint_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest,
+                                                 unsigned int cond, unsigned int value, int pe);
 unsigned int pshmem_uint_atomic_fetch_inc(unsigned int *dest, int pe);
-void pshmem_ctx_uint_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+unsigned int pshmem_ctx_uint_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
 void pshmem_uint_atomic_inc(unsigned int *dest, int pe);
+void pshmem_ctx_uint_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+unsigned int pshmem_uint_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe);
 unsigned int pshmem_ctx_uint_atomic_fetch_add(shmem_ctx_t ctx, unsigned int *dest,
                                               unsigned int value, int pe);
-unsigned int pshmem_uint_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_add(unsigned int *dest, unsigned int value, int pe);
+void pshmem_ctx_uint_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void pshmem_uint_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond,
+                                         unsigned int value, int pe);
 void pshmem_ctx_uint_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch,
                                              unsigned int *dest, unsigned int cond,
                                              unsigned int value, int pe);
-void pshmem_uint_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond,
-                                         unsigned int value, int pe);
+void pshmem_uint_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe);
 void pshmem_ctx_uint_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
                                           int pe);
-void pshmem_uint_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe);
-void pshmem_ctx_uint_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
-                                          unsigned int value, int pe);
 void pshmem_uint_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                       int pe);
+void pshmem_ctx_uint_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                          unsigned int value, int pe);
+unsigned int pshmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe);
 unsigned int pshmem_ctx_uint_atomic_fetch_and(shmem_ctx_t ctx, unsigned int *dest,
                                               unsigned int value, int pe);
-unsigned int pshmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_and(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
-                                          unsigned int value, int pe);
+void pshmem_ctx_uint_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                       int pe);
+void pshmem_ctx_uint_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                          unsigned int value, int pe);
+unsigned int pshmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe);
 unsigned int pshmem_ctx_uint_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest,
                                              unsigned int value, int pe);
-unsigned int pshmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_or(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
-                                         unsigned int value, int pe);
+void pshmem_ctx_uint_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                      int pe);
+void pshmem_ctx_uint_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                         unsigned int value, int pe);
+unsigned int pshmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe);
 unsigned int pshmem_ctx_uint_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest,
                                               unsigned int value, int pe);
-unsigned int pshmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_xor(unsigned int *dest, unsigned int value, int pe);
-void pshmem_ctx_uint_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
-                                          unsigned int value, int pe);
+void pshmem_ctx_uint_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
 void pshmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                       int pe);
-unsigned long pshmem_ctx_ulong_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe);
+void pshmem_ctx_uint_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                          unsigned int value, int pe);
 unsigned long pshmem_ulong_atomic_fetch(const unsigned long *source, int pe);
-void pshmem_ctx_ulong_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long pshmem_ctx_ulong_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe);
 void pshmem_ulong_atomic_set(unsigned long *dest, unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long pshmem_ulong_atomic_swap(unsigned long *dest, unsigned long value, int pe);
 unsigned long pshmem_ctx_ulong_atomic_swap(shmem_ctx_t ctx, unsigned long *dest,
                                            unsigned long value, int pe);
-unsigned long pshmem_ulong_atomic_swap(unsigned long *dest, unsigned long value, int pe);
+void pshmem_ulong_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe);
 void pshmem_ctx_ulong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long *fetch,
                                        const unsigned long *source, int pe);
-void pshmem_ulong_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe);
-void pshmem_ctx_ulong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest,
-                                      unsigned long value, int pe);
 void pshmem_ulong_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value,
                                   int pe);
-unsigned long pshmem_ctx_ulong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest,
-                                                   unsigned long cond, unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest,
+                                      unsigned long value, int pe);
 unsigned long pshmem_ulong_atomic_compare_swap(unsigned long *dest, unsigned long cond,
                                                unsigned long value, int pe);
-unsigned long pshmem_ctx_ulong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+unsigned long pshmem_ctx_ulong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest,
+                                                   unsigned long cond, unsigned long value, int pe);
 unsigned long pshmem_ulong_atomic_fetch_inc(unsigned long *dest, int pe);
-void pshmem_ctx_ulong_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+unsigned long pshmem_ctx_ulong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
 void pshmem_ulong_atomic_inc(unsigned long *dest, int pe);
+void pshmem_ctx_ulong_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+unsigned long pshmem_ulong_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe);
 unsigned long pshmem_ctx_ulong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long *dest,
                                                 unsigned long value, int pe);
-unsigned long pshmem_ulong_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_add(unsigned long *dest, unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void pshmem_ulong_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest,
+                                          unsigned long cond, unsigned long value, int pe);
 void pshmem_ctx_ulong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch,
                                               unsigned long *dest, unsigned long cond,
                                               unsigned long value, int pe);
-void pshmem_ulong_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest,
-                                          unsigned long cond, unsigned long value, int pe);
+void pshmem_ulong_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe);
 void pshmem_ctx_ulong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long *fetch,
                                            unsigned long *dest, int pe);
-void pshmem_ulong_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe);
-void pshmem_ctx_ulong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch,
-                                           unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest,
                                        unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                           unsigned long *dest, unsigned long value, int pe);
+unsigned long pshmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe);
 unsigned long pshmem_ctx_ulong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long *dest,
                                                 unsigned long value, int pe);
-unsigned long pshmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_and(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch,
-                                           unsigned long *dest, unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest,
                                        unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                           unsigned long *dest, unsigned long value, int pe);
+unsigned long pshmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe);
 unsigned long pshmem_ctx_ulong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long *dest,
                                                unsigned long value, int pe);
-unsigned long pshmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_or(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch,
-                                          unsigned long *dest, unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest,
                                       unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                          unsigned long *dest, unsigned long value, int pe);
+unsigned long pshmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe);
 unsigned long pshmem_ctx_ulong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long *dest,
                                                 unsigned long value, int pe);
-unsigned long pshmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_xor(unsigned long *dest, unsigned long value, int pe);
-void pshmem_ctx_ulong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch,
-                                           unsigned long *dest, unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
 void pshmem_ulong_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest,
                                        unsigned long value, int pe);
+void pshmem_ctx_ulong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                           unsigned long *dest, unsigned long value, int pe);
+unsigned long long pshmem_ulonglong_atomic_fetch(const unsigned long long *source, int pe);
 unsigned long long pshmem_ctx_ulonglong_atomic_fetch(shmem_ctx_t ctx,
                                                      const unsigned long long *source, int pe);
-unsigned long long pshmem_ulonglong_atomic_fetch(const unsigned long long *source, int pe);
+void pshmem_ulonglong_atomic_set(unsigned long long *dest, unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_set(shmem_ctx_t ctx, unsigned long long *dest,
                                      unsigned long long value, int pe);
-void pshmem_ulonglong_atomic_set(unsigned long long *dest, unsigned long long value, int pe);
-unsigned long long pshmem_ctx_ulonglong_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest,
-                                                    unsigned long long value, int pe);
 unsigned long long pshmem_ulonglong_atomic_swap(unsigned long long *dest, unsigned long long value,
                                                 int pe);
-void pshmem_ctx_ulonglong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
-                                           const unsigned long long *source, int pe);
+unsigned long long pshmem_ctx_ulonglong_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest,
+                                                    unsigned long long value, int pe);
 void pshmem_ulonglong_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source,
                                        int pe);
+void pshmem_ctx_ulonglong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                           const unsigned long long *source, int pe);
+void pshmem_ulonglong_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                      unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
                                           unsigned long long *dest, unsigned long long value,
                                           int pe);
-void pshmem_ulonglong_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest,
-                                      unsigned long long value, int pe);
+unsigned long long pshmem_ulonglong_atomic_compare_swap(unsigned long long *dest,
+                                                        unsigned long long cond,
+                                                        unsigned long long value, int pe);
 unsigned long long pshmem_ctx_ulonglong_atomic_compare_swap(shmem_ctx_t ctx,
                                                             unsigned long long *dest,
                                                             unsigned long long cond,
                                                             unsigned long long value, int pe);
-unsigned long long pshmem_ulonglong_atomic_compare_swap(unsigned long long *dest,
-                                                        unsigned long long cond,
-                                                        unsigned long long value, int pe);
+unsigned long long pshmem_ulonglong_atomic_fetch_inc(unsigned long long *dest, int pe);
 unsigned long long pshmem_ctx_ulonglong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long long *dest,
                                                          int pe);
-unsigned long long pshmem_ulonglong_atomic_fetch_inc(unsigned long long *dest, int pe);
-void pshmem_ctx_ulonglong_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe);
 void pshmem_ulonglong_atomic_inc(unsigned long long *dest, int pe);
-unsigned long long pshmem_ctx_ulonglong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest,
-                                                         unsigned long long value, int pe);
+void pshmem_ctx_ulonglong_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe);
 unsigned long long pshmem_ulonglong_atomic_fetch_add(unsigned long long *dest,
                                                      unsigned long long value, int pe);
+unsigned long long pshmem_ctx_ulonglong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest,
+                                                         unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_add(unsigned long long *dest, unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_add(shmem_ctx_t ctx, unsigned long long *dest,
                                      unsigned long long value, int pe);
-void pshmem_ulonglong_atomic_add(unsigned long long *dest, unsigned long long value, int pe);
-void pshmem_ctx_ulonglong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
-                                                  unsigned long long *dest, unsigned long long cond,
-                                                  unsigned long long value, int pe);
 void pshmem_ulonglong_atomic_compare_swap_nbi(unsigned long long *fetch, unsigned long long *dest,
                                               unsigned long long cond, unsigned long long value,
                                               int pe);
-void pshmem_ctx_ulonglong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
-                                               unsigned long long *dest, int pe);
+void pshmem_ctx_ulonglong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                                  unsigned long long *dest, unsigned long long cond,
+                                                  unsigned long long value, int pe);
 void pshmem_ulonglong_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest,
                                            int pe);
+void pshmem_ctx_ulonglong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                               unsigned long long *dest, int pe);
+void pshmem_ulonglong_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                           unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
                                                unsigned long long *dest, unsigned long long value,
                                                int pe);
-void pshmem_ulonglong_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest,
-                                           unsigned long long value, int pe);
-unsigned long long pshmem_ctx_ulonglong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest,
-                                                         unsigned long long value, int pe);
 unsigned long long pshmem_ulonglong_atomic_fetch_and(unsigned long long *dest,
                                                      unsigned long long value, int pe);
+unsigned long long pshmem_ctx_ulonglong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest,
+                                                         unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_and(unsigned long long *dest, unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_and(shmem_ctx_t ctx, unsigned long long *dest,
                                      unsigned long long value, int pe);
-void pshmem_ulonglong_atomic_and(unsigned long long *dest, unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                           unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
                                                unsigned long long *dest, unsigned long long value,
                                                int pe);
-void pshmem_ulonglong_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest,
-                                           unsigned long long value, int pe);
-unsigned long long pshmem_ctx_ulonglong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest,
-                                                        unsigned long long value, int pe);
 unsigned long long pshmem_ulonglong_atomic_fetch_or(unsigned long long *dest,
                                                     unsigned long long value, int pe);
+unsigned long long pshmem_ctx_ulonglong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest,
+                                                        unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_or(unsigned long long *dest, unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_or(shmem_ctx_t ctx, unsigned long long *dest,
                                     unsigned long long value, int pe);
-void pshmem_ulonglong_atomic_or(unsigned long long *dest, unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                          unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
                                               unsigned long long *dest, unsigned long long value,
                                               int pe);
-void pshmem_ulonglong_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest,
-                                          unsigned long long value, int pe);
-unsigned long long pshmem_ctx_ulonglong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest,
-                                                         unsigned long long value, int pe);
 unsigned long long pshmem_ulonglong_atomic_fetch_xor(unsigned long long *dest,
                                                      unsigned long long value, int pe);
+unsigned long long pshmem_ctx_ulonglong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest,
+                                                         unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_xor(unsigned long long *dest, unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_xor(shmem_ctx_t ctx, unsigned long long *dest,
                                      unsigned long long value, int pe);
-void pshmem_ulonglong_atomic_xor(unsigned long long *dest, unsigned long long value, int pe);
+void pshmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                           unsigned long long value, int pe);
 void pshmem_ctx_ulonglong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
                                                unsigned long long *dest, unsigned long long value,
                                                int pe);
-void pshmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest,
-                                           unsigned long long value, int pe);
-int32_t pshmem_ctx_int32_atomic_fetch(shmem_ctx_t ctx, const int32_t *source, int pe);
 int32_t pshmem_int32_atomic_fetch(const int32_t *source, int pe);
-void pshmem_ctx_int32_atomic_set(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t pshmem_ctx_int32_atomic_fetch(shmem_ctx_t ctx, const int32_t *source, int pe);
 void pshmem_int32_atomic_set(int32_t *dest, int32_t value, int pe);
-int32_t pshmem_ctx_int32_atomic_swap(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void pshmem_ctx_int32_atomic_set(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 int32_t pshmem_int32_atomic_swap(int32_t *dest, int32_t value, int pe);
+int32_t pshmem_ctx_int32_atomic_swap(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void pshmem_int32_atomic_fetch_nbi(int32_t *fetch, const int32_t *source, int pe);
 void pshmem_ctx_int32_atomic_fetch_nbi(shmem_ctx_t ctx, int32_t *fetch, const int32_t *source,
                                        int pe);
-void pshmem_int32_atomic_fetch_nbi(int32_t *fetch, const int32_t *source, int pe);
+void pshmem_int32_atomic_swap_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
 void pshmem_ctx_int32_atomic_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value,
                                       int pe);
-void pshmem_int32_atomic_swap_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+int32_t pshmem_int32_atomic_compare_swap(int32_t *dest, int32_t cond, int32_t value, int pe);
 int32_t pshmem_ctx_int32_atomic_compare_swap(shmem_ctx_t ctx, int32_t *dest, int32_t cond,
                                              int32_t value, int pe);
-int32_t pshmem_int32_atomic_compare_swap(int32_t *dest, int32_t cond, int32_t value, int pe);
-int32_t pshmem_ctx_int32_atomic_fetch_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
 int32_t pshmem_int32_atomic_fetch_inc(int32_t *dest, int pe);
-void pshmem_ctx_int32_atomic_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
+int32_t pshmem_ctx_int32_atomic_fetch_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
 void pshmem_int32_atomic_inc(int32_t *dest, int pe);
-int32_t pshmem_ctx_int32_atomic_fetch_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void pshmem_ctx_int32_atomic_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
 int32_t pshmem_int32_atomic_fetch_add(int32_t *dest, int32_t value, int pe);
-void pshmem_ctx_int32_atomic_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t pshmem_ctx_int32_atomic_fetch_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 void pshmem_int32_atomic_add(int32_t *dest, int32_t value, int pe);
-void pshmem_ctx_int32_atomic_compare_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
-                                              int32_t cond, int32_t value, int pe);
+void pshmem_ctx_int32_atomic_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 void pshmem_int32_atomic_compare_swap_nbi(int32_t *fetch, int32_t *dest, int32_t cond,
                                           int32_t value, int pe);
-void pshmem_ctx_int32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe);
+void pshmem_ctx_int32_atomic_compare_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
+                                              int32_t cond, int32_t value, int pe);
 void pshmem_int32_atomic_fetch_inc_nbi(int32_t *fetch, int32_t *dest, int pe);
+void pshmem_ctx_int32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe);
+void pshmem_int32_atomic_fetch_add_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
 void pshmem_ctx_int32_atomic_fetch_add_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
                                            int32_t value, int pe);
-void pshmem_int32_atomic_fetch_add_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
-int32_t pshmem_ctx_int32_atomic_fetch_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 int32_t pshmem_int32_atomic_fetch_and(int32_t *dest, int32_t value, int pe);
-void pshmem_ctx_int32_atomic_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t pshmem_ctx_int32_atomic_fetch_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 void pshmem_int32_atomic_and(int32_t *dest, int32_t value, int pe);
+void pshmem_ctx_int32_atomic_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void pshmem_int32_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
 void pshmem_ctx_int32_atomic_fetch_and_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
                                            int32_t value, int pe);
-void pshmem_int32_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
-int32_t pshmem_ctx_int32_atomic_fetch_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 int32_t pshmem_int32_atomic_fetch_or(int32_t *dest, int32_t value, int pe);
-void pshmem_ctx_int32_atomic_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t pshmem_ctx_int32_atomic_fetch_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 void pshmem_int32_atomic_or(int32_t *dest, int32_t value, int pe);
+void pshmem_ctx_int32_atomic_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void pshmem_int32_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
 void pshmem_ctx_int32_atomic_fetch_or_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
                                           int32_t value, int pe);
-void pshmem_int32_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
-int32_t pshmem_ctx_int32_atomic_fetch_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 int32_t pshmem_int32_atomic_fetch_xor(int32_t *dest, int32_t value, int pe);
-void pshmem_ctx_int32_atomic_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t pshmem_ctx_int32_atomic_fetch_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
 void pshmem_int32_atomic_xor(int32_t *dest, int32_t value, int pe);
+void pshmem_ctx_int32_atomic_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void pshmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
 void pshmem_ctx_int32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
                                            int32_t value, int pe);
-void pshmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
-int64_t pshmem_ctx_int64_atomic_fetch(shmem_ctx_t ctx, const int64_t *source, int pe);
 int64_t pshmem_int64_atomic_fetch(const int64_t *source, int pe);
-void pshmem_ctx_int64_atomic_set(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t pshmem_ctx_int64_atomic_fetch(shmem_ctx_t ctx, const int64_t *source, int pe);
 void pshmem_int64_atomic_set(int64_t *dest, int64_t value, int pe);
-int64_t pshmem_ctx_int64_atomic_swap(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void pshmem_ctx_int64_atomic_set(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 int64_t pshmem_int64_atomic_swap(int64_t *dest, int64_t value, int pe);
+int64_t pshmem_ctx_int64_atomic_swap(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void pshmem_int64_atomic_fetch_nbi(int64_t *fetch, const int64_t *source, int pe);
 void pshmem_ctx_int64_atomic_fetch_nbi(shmem_ctx_t ctx, int64_t *fetch, const int64_t *source,
                                        int pe);
-void pshmem_int64_atomic_fetch_nbi(int64_t *fetch, const int64_t *source, int pe);
+void pshmem_int64_atomic_swap_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
 void pshmem_ctx_int64_atomic_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value,
                                       int pe);
-void pshmem_int64_atomic_swap_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+int64_t pshmem_int64_atomic_compare_swap(int64_t *dest, int64_t cond, int64_t value, int pe);
 int64_t pshmem_ctx_int64_atomic_compare_swap(shmem_ctx_t ctx, int64_t *dest, int64_t cond,
                                              int64_t value, int pe);
-int64_t pshmem_int64_atomic_compare_swap(int64_t *dest, int64_t cond, int64_t value, int pe);
-int64_t pshmem_ctx_int64_atomic_fetch_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
 int64_t pshmem_int64_atomic_fetch_inc(int64_t *dest, int pe);
-void pshmem_ctx_int64_atomic_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
+int64_t pshmem_ctx_int64_atomic_fetch_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
 void pshmem_int64_atomic_inc(int64_t *dest, int pe);
-int64_t pshmem_ctx_int64_atomic_fetch_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void pshmem_ctx_int64_atomic_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
 int64_t pshmem_int64_atomic_fetch_add(int64_t *dest, int64_t value, int pe);
-void pshmem_ctx_int64_atomic_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t pshmem_ctx_int64_atomic_fetch_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 void pshmem_int64_atomic_add(int64_t *dest, int64_t value, int pe);
-void pshmem_ctx_int64_atomic_compare_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
-                                              int64_t cond, int64_t value, int pe);
+void pshmem_ctx_int64_atomic_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 void pshmem_int64_atomic_compare_swap_nbi(int64_t *fetch, int64_t *dest, int64_t cond,
                                           int64_t value, int pe);
-void pshmem_ctx_int64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe);
+void pshmem_ctx_int64_atomic_compare_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
+                                              int64_t cond, int64_t value, int pe);
 void pshmem_int64_atomic_fetch_inc_nbi(int64_t *fetch, int64_t *dest, int pe);
+void pshmem_ctx_int64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe);
+void pshmem_int64_atomic_fetch_add_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
 void pshmem_ctx_int64_atomic_fetch_add_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
                                            int64_t value, int pe);
-void pshmem_int64_atomic_fetch_add_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
-int64_t pshmem_ctx_int64_atomic_fetch_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 int64_t pshmem_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe);
-void pshmem_ctx_int64_atomic_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t pshmem_ctx_int64_atomic_fetch_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 void pshmem_int64_atomic_and(int64_t *dest, int64_t value, int pe);
+void pshmem_ctx_int64_atomic_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void pshmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
 void pshmem_ctx_int64_atomic_fetch_and_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
                                            int64_t value, int pe);
-void pshmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
-int64_t pshmem_ctx_int64_atomic_fetch_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 int64_t pshmem_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe);
-void pshmem_ctx_int64_atomic_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t pshmem_ctx_int64_atomic_fetch_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 void pshmem_int64_atomic_or(int64_t *dest, int64_t value, int pe);
+void pshmem_ctx_int64_atomic_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void pshmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
 void pshmem_ctx_int64_atomic_fetch_or_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
                                           int64_t value, int pe);
-void pshmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
-int64_t pshmem_ctx_int64_atomic_fetch_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 int64_t pshmem_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe);
-void pshmem_ctx_int64_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t pshmem_ctx_int64_atomic_fetch_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
 void pshmem_int64_atomic_xor(int64_t *dest, int64_t value, int pe);
+void pshmem_ctx_int64_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void pshmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
 void pshmem_ctx_int64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
                                            int64_t value, int pe);
-void pshmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
-uint32_t pshmem_ctx_uint32_atomic_fetch(shmem_ctx_t ctx, const uint32_t *source, int pe);
 uint32_t pshmem_uint32_atomic_fetch(const uint32_t *source, int pe);
-void pshmem_ctx_uint32_atomic_set(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t pshmem_ctx_uint32_atomic_fetch(shmem_ctx_t ctx, const uint32_t *source, int pe);
 void pshmem_uint32_atomic_set(uint32_t *dest, uint32_t value, int pe);
-uint32_t pshmem_ctx_uint32_atomic_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void pshmem_ctx_uint32_atomic_set(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 uint32_t pshmem_uint32_atomic_swap(uint32_t *dest, uint32_t value, int pe);
+uint32_t pshmem_ctx_uint32_atomic_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void pshmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int pe);
 void pshmem_ctx_uint32_atomic_fetch_nbi(shmem_ctx_t ctx, uint32_t *fetch, const uint32_t *source,
                                         int pe);
-void pshmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int pe);
+void pshmem_uint32_atomic_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void pshmem_ctx_uint32_atomic_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
                                        uint32_t value, int pe);
-void pshmem_uint32_atomic_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+uint32_t pshmem_uint32_atomic_compare_swap(uint32_t *dest, uint32_t cond, uint32_t value, int pe);
 uint32_t pshmem_ctx_uint32_atomic_compare_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t cond,
                                                uint32_t value, int pe);
-uint32_t pshmem_uint32_atomic_compare_swap(uint32_t *dest, uint32_t cond, uint32_t value, int pe);
-uint32_t pshmem_ctx_uint32_atomic_fetch_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
 uint32_t pshmem_uint32_atomic_fetch_inc(uint32_t *dest, int pe);
-void pshmem_ctx_uint32_atomic_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
+uint32_t pshmem_ctx_uint32_atomic_fetch_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
 void pshmem_uint32_atomic_inc(uint32_t *dest, int pe);
+void pshmem_ctx_uint32_atomic_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
+uint32_t pshmem_uint32_atomic_fetch_add(uint32_t *dest, uint32_t value, int pe);
 uint32_t pshmem_ctx_uint32_atomic_fetch_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value,
                                             int pe);
-uint32_t pshmem_uint32_atomic_fetch_add(uint32_t *dest, uint32_t value, int pe);
-void pshmem_ctx_uint32_atomic_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 void pshmem_uint32_atomic_add(uint32_t *dest, uint32_t value, int pe);
-void pshmem_ctx_uint32_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
-                                               uint32_t cond, uint32_t value, int pe);
+void pshmem_ctx_uint32_atomic_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 void pshmem_uint32_atomic_compare_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t cond,
                                            uint32_t value, int pe);
+void pshmem_ctx_uint32_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                               uint32_t cond, uint32_t value, int pe);
+void pshmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe);
 void pshmem_ctx_uint32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
                                             int pe);
-void pshmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe);
+void pshmem_uint32_atomic_fetch_add_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void pshmem_ctx_uint32_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
                                             uint32_t value, int pe);
-void pshmem_uint32_atomic_fetch_add_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+uint32_t pshmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
 uint32_t pshmem_ctx_uint32_atomic_fetch_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value,
                                             int pe);
-uint32_t pshmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
-void pshmem_ctx_uint32_atomic_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 void pshmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe);
+void pshmem_ctx_uint32_atomic_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void pshmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void pshmem_ctx_uint32_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
                                             uint32_t value, int pe);
-void pshmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
-uint32_t pshmem_ctx_uint32_atomic_fetch_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 uint32_t pshmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe);
-void pshmem_ctx_uint32_atomic_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t pshmem_ctx_uint32_atomic_fetch_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 void pshmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe);
+void pshmem_ctx_uint32_atomic_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void pshmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void pshmem_ctx_uint32_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
                                            uint32_t value, int pe);
-void pshmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+uint32_t pshmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
 uint32_t pshmem_ctx_uint32_atomic_fetch_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value,
                                             int pe);
-uint32_t pshmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
-void pshmem_ctx_uint32_atomic_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
 void pshmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe);
+void pshmem_ctx_uint32_atomic_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void pshmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void pshmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
                                             uint32_t value, int pe);
-void pshmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
-uint64_t pshmem_ctx_uint64_atomic_fetch(shmem_ctx_t ctx, const uint64_t *source, int pe);
 uint64_t pshmem_uint64_atomic_fetch(const uint64_t *source, int pe);
-void pshmem_ctx_uint64_atomic_set(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t pshmem_ctx_uint64_atomic_fetch(shmem_ctx_t ctx, const uint64_t *source, int pe);
 void pshmem_uint64_atomic_set(uint64_t *dest, uint64_t value, int pe);
-uint64_t pshmem_ctx_uint64_atomic_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void pshmem_ctx_uint64_atomic_set(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 uint64_t pshmem_uint64_atomic_swap(uint64_t *dest, uint64_t value, int pe);
+uint64_t pshmem_ctx_uint64_atomic_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void pshmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe);
 void pshmem_ctx_uint64_atomic_fetch_nbi(shmem_ctx_t ctx, uint64_t *fetch, const uint64_t *source,
                                         int pe);
-void pshmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe);
+void pshmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void pshmem_ctx_uint64_atomic_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
                                        uint64_t value, int pe);
-void pshmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+uint64_t pshmem_uint64_atomic_compare_swap(uint64_t *dest, uint64_t cond, uint64_t value, int pe);
 uint64_t pshmem_ctx_uint64_atomic_compare_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t cond,
                                                uint64_t value, int pe);
-uint64_t pshmem_uint64_atomic_compare_swap(uint64_t *dest, uint64_t cond, uint64_t value, int pe);
-uint64_t pshmem_ctx_uint64_atomic_fetch_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
 uint64_t pshmem_uint64_atomic_fetch_inc(uint64_t *dest, int pe);
-void pshmem_ctx_uint64_atomic_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
+uint64_t pshmem_ctx_uint64_atomic_fetch_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
 void pshmem_uint64_atomic_inc(uint64_t *dest, int pe);
+void pshmem_ctx_uint64_atomic_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
+uint64_t pshmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe);
 uint64_t pshmem_ctx_uint64_atomic_fetch_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value,
                                             int pe);
-uint64_t pshmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe);
-void pshmem_ctx_uint64_atomic_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void pshmem_uint64_atomic_add(uint64_t *dest, uint64_t value, int pe);
-void pshmem_ctx_uint64_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
-                                               uint64_t cond, uint64_t value, int pe);
+void pshmem_ctx_uint64_atomic_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void pshmem_uint64_atomic_compare_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t cond,
                                            uint64_t value, int pe);
+void pshmem_ctx_uint64_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                               uint64_t cond, uint64_t value, int pe);
+void pshmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe);
 void pshmem_ctx_uint64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
                                             int pe);
-void pshmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe);
+void pshmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void pshmem_ctx_uint64_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
                                             uint64_t value, int pe);
-void pshmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+uint64_t pshmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
 uint64_t pshmem_ctx_uint64_atomic_fetch_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value,
                                             int pe);
-uint64_t pshmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
-void pshmem_ctx_uint64_atomic_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void pshmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe);
+void pshmem_ctx_uint64_atomic_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void pshmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void pshmem_ctx_uint64_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
                                             uint64_t value, int pe);
-void pshmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
-uint64_t pshmem_ctx_uint64_atomic_fetch_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 uint64_t pshmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe);
-void pshmem_ctx_uint64_atomic_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t pshmem_ctx_uint64_atomic_fetch_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void pshmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe);
+void pshmem_ctx_uint64_atomic_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void pshmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void pshmem_ctx_uint64_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
                                            uint64_t value, int pe);
-void pshmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+uint64_t pshmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
 uint64_t pshmem_ctx_uint64_atomic_fetch_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value,
                                             int pe);
-uint64_t pshmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
-void pshmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void pshmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe);
+void pshmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void pshmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void pshmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
                                             uint64_t value, int pe);
-void pshmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
-size_t pshmem_ctx_size_atomic_fetch(shmem_ctx_t ctx, const size_t *source, int pe);
 size_t pshmem_size_atomic_fetch(const size_t *source, int pe);
-void pshmem_ctx_size_atomic_set(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+size_t pshmem_ctx_size_atomic_fetch(shmem_ctx_t ctx, const size_t *source, int pe);
 void pshmem_size_atomic_set(size_t *dest, size_t value, int pe);
-size_t pshmem_ctx_size_atomic_swap(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void pshmem_ctx_size_atomic_set(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
 size_t pshmem_size_atomic_swap(size_t *dest, size_t value, int pe);
-void pshmem_ctx_size_atomic_fetch_nbi(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe);
+size_t pshmem_ctx_size_atomic_swap(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
 void pshmem_size_atomic_fetch_nbi(size_t *fetch, const size_t *source, int pe);
+void pshmem_ctx_size_atomic_fetch_nbi(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe);
+void pshmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
 void pshmem_ctx_size_atomic_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value,
                                      int pe);
-void pshmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
+size_t pshmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, int pe);
 size_t pshmem_ctx_size_atomic_compare_swap(shmem_ctx_t ctx, size_t *dest, size_t cond, size_t value,
                                            int pe);
-size_t pshmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, int pe);
-size_t pshmem_ctx_size_atomic_fetch_inc(shmem_ctx_t ctx, size_t *dest, int pe);
 size_t pshmem_size_atomic_fetch_inc(size_t *dest, int pe);
-void pshmem_ctx_size_atomic_inc(shmem_ctx_t ctx, size_t *dest, int pe);
+size_t pshmem_ctx_size_atomic_fetch_inc(shmem_ctx_t ctx, size_t *dest, int pe);
 void pshmem_size_atomic_inc(size_t *dest, int pe);
-size_t pshmem_ctx_size_atomic_fetch_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void pshmem_ctx_size_atomic_inc(shmem_ctx_t ctx, size_t *dest, int pe);
 size_t pshmem_size_atomic_fetch_add(size_t *dest, size_t value, int pe);
-void pshmem_ctx_size_atomic_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+size_t pshmem_ctx_size_atomic_fetch_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
 void pshmem_size_atomic_add(size_t *dest, size_t value, int pe);
-void pshmem_ctx_size_atomic_compare_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest,
-                                             size_t cond, size_t value, int pe);
+void pshmem_ctx_size_atomic_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
 void pshmem_size_atomic_compare_swap_nbi(size_t *fetch, size_t *dest, size_t cond, size_t value,
                                          int pe);
-void pshmem_ctx_size_atomic_fetch_inc_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe);
+void pshmem_ctx_size_atomic_compare_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest,
+                                             size_t cond, size_t value, int pe);
 void pshmem_size_atomic_fetch_inc_nbi(size_t *fetch, size_t *dest, int pe);
+void pshmem_ctx_size_atomic_fetch_inc_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe);
+void pshmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
 void pshmem_ctx_size_atomic_fetch_add_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest,
                                           size_t value, int pe);
-void pshmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
-ptrdiff_t pshmem_ctx_ptrdiff_atomic_fetch(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
 ptrdiff_t pshmem_ptrdiff_atomic_fetch(const ptrdiff_t *source, int pe);
-void pshmem_ctx_ptrdiff_atomic_set(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+ptrdiff_t pshmem_ctx_ptrdiff_atomic_fetch(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
 void pshmem_ptrdiff_atomic_set(ptrdiff_t *dest, ptrdiff_t value, int pe);
-ptrdiff_t pshmem_ctx_ptrdiff_atomic_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void pshmem_ctx_ptrdiff_atomic_set(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 ptrdiff_t pshmem_ptrdiff_atomic_swap(ptrdiff_t *dest, ptrdiff_t value, int pe);
+ptrdiff_t pshmem_ctx_ptrdiff_atomic_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void pshmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
 void pshmem_ctx_ptrdiff_atomic_fetch_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, const ptrdiff_t *source,
                                          int pe);
-void pshmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+void pshmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
 void pshmem_ctx_ptrdiff_atomic_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
                                         ptrdiff_t value, int pe);
-void pshmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
-ptrdiff_t pshmem_ctx_ptrdiff_atomic_compare_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond,
-                                                 ptrdiff_t value, int pe);
 ptrdiff_t pshmem_ptrdiff_atomic_compare_swap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value,
                                              int pe);
-ptrdiff_t pshmem_ctx_ptrdiff_atomic_fetch_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+ptrdiff_t pshmem_ctx_ptrdiff_atomic_compare_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond,
+                                                 ptrdiff_t value, int pe);
 ptrdiff_t pshmem_ptrdiff_atomic_fetch_inc(ptrdiff_t *dest, int pe);
-void pshmem_ctx_ptrdiff_atomic_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+ptrdiff_t pshmem_ctx_ptrdiff_atomic_fetch_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
 void pshmem_ptrdiff_atomic_inc(ptrdiff_t *dest, int pe);
+void pshmem_ctx_ptrdiff_atomic_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+ptrdiff_t pshmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
 ptrdiff_t pshmem_ctx_ptrdiff_atomic_fetch_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value,
                                               int pe);
-ptrdiff_t pshmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
-void pshmem_ctx_ptrdiff_atomic_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 void pshmem_ptrdiff_atomic_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
-void pshmem_ctx_ptrdiff_atomic_compare_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
-                                                ptrdiff_t cond, ptrdiff_t value, int pe);
+void pshmem_ctx_ptrdiff_atomic_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 void pshmem_ptrdiff_atomic_compare_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond,
                                             ptrdiff_t value, int pe);
+void pshmem_ctx_ptrdiff_atomic_compare_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
+                                                ptrdiff_t cond, ptrdiff_t value, int pe);
+void pshmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
 void pshmem_ctx_ptrdiff_atomic_fetch_inc_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
                                              int pe);
-void pshmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
-void pshmem_ctx_ptrdiff_atomic_fetch_add_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
-                                             ptrdiff_t value, int pe);
 void pshmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value,
                                          int pe);
+void pshmem_ctx_ptrdiff_atomic_fetch_add_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
+                                             ptrdiff_t value, int pe);
 float pshmem_float_swap(float *dest, float value, int pe);
 float pshmem_float_fetch(const float *source, int pe);
 void pshmem_float_set(float *dest, float value, int pe);
@@ -1363,286 +1363,286 @@ long long pshmem_longlong_swap(long long *dest, long long value, int pe);
 long long pshmem_longlong_fetch(const long long *source, int pe);
 void pshmem_longlong_set(long long *dest, long long value, int pe);
 long pshmem_swap(long *dest, long value, int pe);
-void pshmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_float_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_float_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr,
+                              uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_double_put_signal(shmem_ctx_t ctx, double *dest, const double *source,
                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                   int pe);
-void pshmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr,
-                              uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_double_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source,
-                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,
-                                      int sig_op, int pe);
 void pshmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_longdouble_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source,
+void pshmem_ctx_double_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source,
                                       size_t nelems, uint64_t *sig_addr, uint64_t signal,
                                       int sig_op, int pe);
 void pshmem_longdouble_put_signal(long double *dest, const long double *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_longdouble_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                      int sig_op, int pe);
+void pshmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems,
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_longdouble_put_signal_nbi(shmem_ctx_t ctx, long double *dest,
                                           const long double *source, size_t nelems,
                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems,
-                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_char_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_char_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_char_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
-                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_char_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr,
                                 uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_char_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_schar_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_schar_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_short_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_short_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_short_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_short_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_int_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems,
-                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_int_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr,
                            uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_int_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems,
-                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_int_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr,
                                uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_long_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_int_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems,
+                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_long_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_long_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
-                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_long_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr,
                                 uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_long_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_longlong_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source,
                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                     int pe);
-void pshmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_longlong_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source,
                                         size_t nelems, uint64_t *sig_addr, uint64_t signal,
                                         int sig_op, int pe);
-void pshmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems,
-                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uchar_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uchar_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest,
                                      const unsigned char *source, size_t nelems, uint64_t *sig_addr,
                                      uint64_t signal, int sig_op, int pe);
-void pshmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_ushort_put_signal(shmem_ctx_t ctx, unsigned short *dest,
                                   const unsigned short *source, size_t nelems, uint64_t *sig_addr,
                                   uint64_t signal, int sig_op, int pe);
-void pshmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_ushort_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest,
                                       const unsigned short *source, size_t nelems,
                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                                 size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                 int pe);
-void pshmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems,
-                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                     int pe);
-void pshmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_ulong_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_ulong_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest,
                                      const unsigned long *source, size_t nelems, uint64_t *sig_addr,
                                      uint64_t signal, int sig_op, int pe);
-void pshmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_ulonglong_put_signal(shmem_ctx_t ctx, unsigned long long *dest,
-                                     const unsigned long long *source, size_t nelems,
-                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ulonglong_put_signal(unsigned long long *dest, const unsigned long long *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_ctx_ulonglong_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest,
-                                         const unsigned long long *source, size_t nelems,
-                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_ulonglong_put_signal(shmem_ctx_t ctx, unsigned long long *dest,
+                                     const unsigned long long *source, size_t nelems,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ulonglong_put_signal_nbi(unsigned long long *dest, const unsigned long long *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_ctx_int8_put_signal(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_ulonglong_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest,
+                                         const unsigned long long *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_int8_put_signal(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int8_put_signal_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source,
                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                     int pe);
-void pshmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int16_put_signal(shmem_ctx_t ctx, int16_t *dest, const int16_t *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int16_put_signal_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int32_put_signal(shmem_ctx_t ctx, int32_t *dest, const int32_t *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int32_put_signal_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int64_put_signal(shmem_ctx_t ctx, int64_t *dest, const int64_t *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_int64_put_signal_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint8_put_signal(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source,
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe);
-void pshmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint8_put_signal_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source,
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe);
-void pshmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint16_put_signal(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                   int pe);
-void pshmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint16_put_signal_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
                                       size_t nelems, uint64_t *sig_addr, uint64_t signal,
                                       int sig_op, int pe);
-void pshmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint32_put_signal(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                   int pe);
-void pshmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint32_put_signal_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
                                       size_t nelems, uint64_t *sig_addr, uint64_t signal,
                                       int sig_op, int pe);
-void pshmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint64_put_signal(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                   int pe);
-void pshmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_uint64_put_signal_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
                                       size_t nelems, uint64_t *sig_addr, uint64_t signal,
                                       int sig_op, int pe);
-void pshmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_size_put_signal(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_size_put_signal(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_size_put_signal_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source,
                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                     int pe);
-void pshmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_ptrdiff_put_signal(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                    int pe);
-void pshmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
-                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_ctx_ptrdiff_put_signal_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
                                        size_t nelems, uint64_t *sig_addr, uint64_t signal,
                                        int sig_op, int pe);
-void pshmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
-                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put8_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                         uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put8_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put8_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put16_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put8_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put16_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put16_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put16_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put16_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put32_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put16_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put32_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put32_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put32_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put32_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put64_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put32_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put64_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put64_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put64_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put64_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put128_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put64_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                           uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put128_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                               uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                           uint64_t signal, int sig_op, int pe);
-void pshmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void pshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                               uint64_t signal, int sig_op, int pe);
+void pshmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 uint64_t pshmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
@@ -2062,6 +2062,10 @@ int pshmem_float_fcollect(shmem_team_t team, float *dest, const float *source, s
 int pshmem_float_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems);
 int pshmem_float_alltoalls(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems);
+int pshmem_float_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int pshmem_float_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int pshmem_float_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int pshmem_float_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
 int pshmem_double_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems,
                             int PE_root);
 int pshmem_double_collect(shmem_team_t team, double *dest, const double *source, size_t nelems);
@@ -2069,6 +2073,11 @@ int pshmem_double_fcollect(shmem_team_t team, double *dest, const double *source
 int pshmem_double_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems);
 int pshmem_double_alltoalls(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems);
+int pshmem_double_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int pshmem_double_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int pshmem_double_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int pshmem_double_prod_reduce(shmem_team_t team, double *dest, const double *source,
+                              size_t nreduce);
 int pshmem_longdouble_broadcast(shmem_team_t team, long double *dest, const long double *source,
                                 size_t nelems, int PE_root);
 int pshmem_longdouble_collect(shmem_team_t team, long double *dest, const long double *source,
@@ -2079,6 +2088,14 @@ int pshmem_longdouble_alltoall(shmem_team_t team, long double *dest, const long 
                                size_t nelems);
 int pshmem_longdouble_alltoalls(shmem_team_t team, long double *dest, const long double *source,
                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int pshmem_longdouble_max_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                 size_t nreduce);
+int pshmem_longdouble_min_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                 size_t nreduce);
+int pshmem_longdouble_sum_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                 size_t nreduce);
+int pshmem_longdouble_prod_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                  size_t nreduce);
 int pshmem_char_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems,
                           int PE_root);
 int pshmem_char_collect(shmem_team_t team, char *dest, const char *source, size_t nelems);
@@ -2086,6 +2103,10 @@ int pshmem_char_fcollect(shmem_team_t team, char *dest, const char *source, size
 int pshmem_char_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems);
 int pshmem_char_alltoalls(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems);
+int pshmem_char_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int pshmem_char_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int pshmem_char_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int pshmem_char_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
 int pshmem_schar_broadcast(shmem_team_t team, signed char *dest, const signed char *source,
                            size_t nelems, int PE_root);
 int pshmem_schar_collect(shmem_team_t team, signed char *dest, const signed char *source,
@@ -2096,6 +2117,14 @@ int pshmem_schar_alltoall(shmem_team_t team, signed char *dest, const signed cha
                           size_t nelems);
 int pshmem_schar_alltoalls(shmem_team_t team, signed char *dest, const signed char *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int pshmem_schar_max_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                            size_t nreduce);
+int pshmem_schar_min_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                            size_t nreduce);
+int pshmem_schar_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                            size_t nreduce);
+int pshmem_schar_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                             size_t nreduce);
 int pshmem_short_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems,
                            int PE_root);
 int pshmem_short_collect(shmem_team_t team, short *dest, const short *source, size_t nelems);
@@ -2103,6 +2132,10 @@ int pshmem_short_fcollect(shmem_team_t team, short *dest, const short *source, s
 int pshmem_short_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems);
 int pshmem_short_alltoalls(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems);
+int pshmem_short_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int pshmem_short_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int pshmem_short_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int pshmem_short_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
 int pshmem_int_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems,
                          int PE_root);
 int pshmem_int_collect(shmem_team_t team, int *dest, const int *source, size_t nelems);
@@ -2110,6 +2143,10 @@ int pshmem_int_fcollect(shmem_team_t team, int *dest, const int *source, size_t 
 int pshmem_int_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems);
 int pshmem_int_alltoalls(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst,
                          ptrdiff_t sst, size_t nelems);
+int pshmem_int_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int pshmem_int_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int pshmem_int_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int pshmem_int_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
 int pshmem_long_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems,
                           int PE_root);
 int pshmem_long_collect(shmem_team_t team, long *dest, const long *source, size_t nelems);
@@ -2117,6 +2154,10 @@ int pshmem_long_fcollect(shmem_team_t team, long *dest, const long *source, size
 int pshmem_long_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems);
 int pshmem_long_alltoalls(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems);
+int pshmem_long_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int pshmem_long_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int pshmem_long_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int pshmem_long_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
 int pshmem_longlong_broadcast(shmem_team_t team, long long *dest, const long long *source,
                               size_t nelems, int PE_root);
 int pshmem_longlong_collect(shmem_team_t team, long long *dest, const long long *source,
@@ -2127,6 +2168,14 @@ int pshmem_longlong_alltoall(shmem_team_t team, long long *dest, const long long
                              size_t nelems);
 int pshmem_longlong_alltoalls(shmem_team_t team, long long *dest, const long long *source,
                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int pshmem_longlong_max_reduce(shmem_team_t team, long long *dest, const long long *source,
+                               size_t nreduce);
+int pshmem_longlong_min_reduce(shmem_team_t team, long long *dest, const long long *source,
+                               size_t nreduce);
+int pshmem_longlong_sum_reduce(shmem_team_t team, long long *dest, const long long *source,
+                               size_t nreduce);
+int pshmem_longlong_prod_reduce(shmem_team_t team, long long *dest, const long long *source,
+                                size_t nreduce);
 int pshmem_uchar_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source,
                            size_t nelems, int PE_root);
 int pshmem_uchar_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source,
@@ -2137,175 +2186,6 @@ int pshmem_uchar_alltoall(shmem_team_t team, unsigned char *dest, const unsigned
                           size_t nelems);
 int pshmem_uchar_alltoalls(shmem_team_t team, unsigned char *dest, const unsigned char *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source,
-                            size_t nelems, int PE_root);
-int pshmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source,
-                          size_t nelems);
-int pshmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source,
-                           size_t nelems);
-int pshmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source,
-                           size_t nelems);
-int pshmem_ushort_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source,
-                          size_t nelems, int PE_root);
-int pshmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source,
-                        size_t nelems);
-int pshmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source,
-                         size_t nelems);
-int pshmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source,
-                         size_t nelems);
-int pshmem_uint_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source,
-                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source,
-                           size_t nelems, int PE_root);
-int pshmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source,
-                         size_t nelems);
-int pshmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source,
-                          size_t nelems);
-int pshmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source,
-                          size_t nelems);
-int pshmem_ulong_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source,
-                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest,
-                               const unsigned long long *source, size_t nelems, int PE_root);
-int pshmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest,
-                             const unsigned long long *source, size_t nelems);
-int pshmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest,
-                              const unsigned long long *source, size_t nelems);
-int pshmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest,
-                              const unsigned long long *source, size_t nelems);
-int pshmem_ulonglong_alltoalls(shmem_team_t team, unsigned long long *dest,
-                               const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
-                               size_t nelems);
-int pshmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems,
-                          int PE_root);
-int pshmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
-int pshmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
-int pshmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
-int pshmem_int8_alltoalls(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems);
-int pshmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems,
-                           int PE_root);
-int pshmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
-int pshmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
-int pshmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
-int pshmem_int16_alltoalls(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems);
-int pshmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems,
-                           int PE_root);
-int pshmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
-int pshmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
-int pshmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
-int pshmem_int32_alltoalls(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems);
-int pshmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems,
-                           int PE_root);
-int pshmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
-int pshmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
-int pshmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
-int pshmem_int64_alltoalls(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems);
-int pshmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems,
-                           int PE_root);
-int pshmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
-int pshmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
-int pshmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
-int pshmem_uint8_alltoalls(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems);
-int pshmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source,
-                            size_t nelems, int PE_root);
-int pshmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
-int pshmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source,
-                           size_t nelems);
-int pshmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source,
-                           size_t nelems);
-int pshmem_uint16_alltoalls(shmem_team_t team, uint16_t *dest, const uint16_t *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source,
-                            size_t nelems, int PE_root);
-int pshmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
-int pshmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source,
-                           size_t nelems);
-int pshmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source,
-                           size_t nelems);
-int pshmem_uint32_alltoalls(shmem_team_t team, uint32_t *dest, const uint32_t *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source,
-                            size_t nelems, int PE_root);
-int pshmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
-int pshmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source,
-                           size_t nelems);
-int pshmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source,
-                           size_t nelems);
-int pshmem_uint64_alltoalls(shmem_team_t team, uint64_t *dest, const uint64_t *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems,
-                          int PE_root);
-int pshmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
-int pshmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
-int pshmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
-int pshmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems);
-int pshmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
-                             size_t nelems, int PE_root);
-int pshmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
-                           size_t nelems);
-int pshmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
-                            size_t nelems);
-int pshmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
-                            size_t nelems);
-int pshmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
-int pshmem_float_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
-int pshmem_float_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
-int pshmem_float_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
-int pshmem_float_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
-int pshmem_double_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
-int pshmem_double_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
-int pshmem_double_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
-int pshmem_double_prod_reduce(shmem_team_t team, double *dest, const double *source,
-                              size_t nreduce);
-int pshmem_longdouble_max_reduce(shmem_team_t team, long double *dest, const long double *source,
-                                 size_t nreduce);
-int pshmem_longdouble_min_reduce(shmem_team_t team, long double *dest, const long double *source,
-                                 size_t nreduce);
-int pshmem_longdouble_sum_reduce(shmem_team_t team, long double *dest, const long double *source,
-                                 size_t nreduce);
-int pshmem_longdouble_prod_reduce(shmem_team_t team, long double *dest, const long double *source,
-                                  size_t nreduce);
-int pshmem_char_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
-int pshmem_char_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
-int pshmem_char_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
-int pshmem_char_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
-int pshmem_schar_max_reduce(shmem_team_t team, signed char *dest, const signed char *source,
-                            size_t nreduce);
-int pshmem_schar_min_reduce(shmem_team_t team, signed char *dest, const signed char *source,
-                            size_t nreduce);
-int pshmem_schar_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source,
-                            size_t nreduce);
-int pshmem_schar_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source,
-                             size_t nreduce);
-int pshmem_short_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
-int pshmem_short_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
-int pshmem_short_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
-int pshmem_short_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
-int pshmem_int_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
-int pshmem_int_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
-int pshmem_int_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
-int pshmem_int_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
-int pshmem_long_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
-int pshmem_long_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
-int pshmem_long_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
-int pshmem_long_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
-int pshmem_longlong_max_reduce(shmem_team_t team, long long *dest, const long long *source,
-                               size_t nreduce);
-int pshmem_longlong_min_reduce(shmem_team_t team, long long *dest, const long long *source,
-                               size_t nreduce);
-int pshmem_longlong_sum_reduce(shmem_team_t team, long long *dest, const long long *source,
-                               size_t nreduce);
-int pshmem_longlong_prod_reduce(shmem_team_t team, long long *dest, const long long *source,
-                                size_t nreduce);
 int pshmem_uchar_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
                             size_t nreduce);
 int pshmem_uchar_or_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
@@ -2320,6 +2200,16 @@ int pshmem_uchar_sum_reduce(shmem_team_t team, unsigned char *dest, const unsign
                             size_t nreduce);
 int pshmem_uchar_prod_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
                              size_t nreduce);
+int pshmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nelems, int PE_root);
+int pshmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                          size_t nelems);
+int pshmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                           size_t nelems);
+int pshmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                           size_t nelems);
+int pshmem_ushort_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_ushort_and_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
                              size_t nreduce);
 int pshmem_ushort_or_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
@@ -2334,6 +2224,16 @@ int pshmem_ushort_sum_reduce(shmem_team_t team, unsigned short *dest, const unsi
                              size_t nreduce);
 int pshmem_ushort_prod_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
                               size_t nreduce);
+int pshmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nelems, int PE_root);
+int pshmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                        size_t nelems);
+int pshmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                         size_t nelems);
+int pshmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                         size_t nelems);
+int pshmem_uint_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_uint_and_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
                            size_t nreduce);
 int pshmem_uint_or_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
@@ -2348,6 +2248,16 @@ int pshmem_uint_sum_reduce(shmem_team_t team, unsigned int *dest, const unsigned
                            size_t nreduce);
 int pshmem_uint_prod_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
                             size_t nreduce);
+int pshmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nelems, int PE_root);
+int pshmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                         size_t nelems);
+int pshmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                          size_t nelems);
+int pshmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                          size_t nelems);
+int pshmem_ulong_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_ulong_and_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
                             size_t nreduce);
 int pshmem_ulong_or_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
@@ -2362,6 +2272,17 @@ int pshmem_ulong_sum_reduce(shmem_team_t team, unsigned long *dest, const unsign
                             size_t nreduce);
 int pshmem_ulong_prod_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
                              size_t nreduce);
+int pshmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nelems, int PE_root);
+int pshmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems);
+int pshmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest,
+                              const unsigned long long *source, size_t nelems);
+int pshmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest,
+                              const unsigned long long *source, size_t nelems);
+int pshmem_ulonglong_alltoalls(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                               size_t nelems);
 int pshmem_ulonglong_and_reduce(shmem_team_t team, unsigned long long *dest,
                                 const unsigned long long *source, size_t nreduce);
 int pshmem_ulonglong_or_reduce(shmem_team_t team, unsigned long long *dest,
@@ -2376,6 +2297,13 @@ int pshmem_ulonglong_sum_reduce(shmem_team_t team, unsigned long long *dest,
                                 const unsigned long long *source, size_t nreduce);
 int pshmem_ulonglong_prod_reduce(shmem_team_t team, unsigned long long *dest,
                                  const unsigned long long *source, size_t nreduce);
+int pshmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems,
+                          int PE_root);
+int pshmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int8_alltoalls(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
 int pshmem_int8_and_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
 int pshmem_int8_or_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
 int pshmem_int8_xor_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
@@ -2383,6 +2311,13 @@ int pshmem_int8_max_reduce(shmem_team_t team, int8_t *dest, const int8_t *source
 int pshmem_int8_min_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
 int pshmem_int8_sum_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
 int pshmem_int8_prod_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int pshmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems,
+                           int PE_root);
+int pshmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int16_alltoalls(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
 int pshmem_int16_and_reduce(shmem_team_t team, int16_t *dest, const int16_t *source,
                             size_t nreduce);
 int pshmem_int16_or_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
@@ -2396,6 +2331,13 @@ int pshmem_int16_sum_reduce(shmem_team_t team, int16_t *dest, const int16_t *sou
                             size_t nreduce);
 int pshmem_int16_prod_reduce(shmem_team_t team, int16_t *dest, const int16_t *source,
                              size_t nreduce);
+int pshmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems,
+                           int PE_root);
+int pshmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int32_alltoalls(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
 int pshmem_int32_and_reduce(shmem_team_t team, int32_t *dest, const int32_t *source,
                             size_t nreduce);
 int pshmem_int32_or_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
@@ -2409,6 +2351,13 @@ int pshmem_int32_sum_reduce(shmem_team_t team, int32_t *dest, const int32_t *sou
                             size_t nreduce);
 int pshmem_int32_prod_reduce(shmem_team_t team, int32_t *dest, const int32_t *source,
                              size_t nreduce);
+int pshmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems,
+                           int PE_root);
+int pshmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_int64_alltoalls(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
 int pshmem_int64_and_reduce(shmem_team_t team, int64_t *dest, const int64_t *source,
                             size_t nreduce);
 int pshmem_int64_or_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
@@ -2422,6 +2371,13 @@ int pshmem_int64_sum_reduce(shmem_team_t team, int64_t *dest, const int64_t *sou
                             size_t nreduce);
 int pshmem_int64_prod_reduce(shmem_team_t team, int64_t *dest, const int64_t *source,
                              size_t nreduce);
+int pshmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems,
+                           int PE_root);
+int pshmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint8_alltoalls(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
 int pshmem_uint8_and_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                             size_t nreduce);
 int pshmem_uint8_or_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
@@ -2435,6 +2391,15 @@ int pshmem_uint8_sum_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *sou
                             size_t nreduce);
 int pshmem_uint8_prod_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                              size_t nreduce);
+int pshmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nelems, int PE_root);
+int pshmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int pshmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                           size_t nelems);
+int pshmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                           size_t nelems);
+int pshmem_uint16_alltoalls(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_uint16_and_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                              size_t nreduce);
 int pshmem_uint16_or_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
@@ -2449,6 +2414,15 @@ int pshmem_uint16_sum_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *
                              size_t nreduce);
 int pshmem_uint16_prod_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                               size_t nreduce);
+int pshmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nelems, int PE_root);
+int pshmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int pshmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                           size_t nelems);
+int pshmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                           size_t nelems);
+int pshmem_uint32_alltoalls(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_uint32_and_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                              size_t nreduce);
 int pshmem_uint32_or_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
@@ -2463,6 +2437,15 @@ int pshmem_uint32_sum_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *
                              size_t nreduce);
 int pshmem_uint32_prod_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                               size_t nreduce);
+int pshmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nelems, int PE_root);
+int pshmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int pshmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                           size_t nelems);
+int pshmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                           size_t nelems);
+int pshmem_uint64_alltoalls(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_uint64_and_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                              size_t nreduce);
 int pshmem_uint64_or_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
@@ -2477,6 +2460,13 @@ int pshmem_uint64_sum_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *
                              size_t nreduce);
 int pshmem_uint64_prod_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                               size_t nreduce);
+int pshmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems,
+                          int PE_root);
+int pshmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
 int pshmem_size_and_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
 int pshmem_size_or_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
 int pshmem_size_xor_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
@@ -2484,6 +2474,16 @@ int pshmem_size_max_reduce(shmem_team_t team, size_t *dest, const size_t *source
 int pshmem_size_min_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
 int pshmem_size_sum_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
 int pshmem_size_prod_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int pshmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             size_t nelems, int PE_root);
+int pshmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                           size_t nelems);
+int pshmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                            size_t nelems);
+int pshmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                            size_t nelems);
+int pshmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 int pshmem_ptrdiff_max_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                               size_t nreduce);
 int pshmem_ptrdiff_min_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,

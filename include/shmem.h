@@ -7,7 +7,9 @@
  * block at the same offset of its symmetric heap; global and static variables of the program
  * are symmetric too. Any PE reads and writes any PE's symmetric objects by (address, pe), with
  * no action of the target PE. Typed routines exist for every type of the type table
- * (symm/types.def); sized (8, 16, 32, 64, 128 bits) and byte (mem) forms beside them.
+ * (symm/types.def); sized (8, 16, 32, 64, 128 bits) and byte (mem) forms beside them. The
+ * typed and sized declarations, each with its signature and what it does, are in
+ * the headers symm/gen/shmem_*.h that the sections below include, generated from the table.
  */
 #ifndef SHMEM_H
 #define SHMEM_H
@@ -113,59 +115,9 @@ void shfree(void *ptr);
  * (strides in elements, of the target first). _nbi: non-blocking, the buffers may be touched
  * only after shmem_quiet. shmem_fence orders puts to each PE; shmem_quiet completes all
  * outstanding puts of the context. */
-#define SYMM_DECL_RMA(NAME, T)                                                                   \
-    void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,       \
-                                int pe);                                                        \
-    void shmem_##NAME##_put(T *dest, const T *source, size_t nelems, int pe);                   \
-    void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,       \
-                                int pe);                                                        \
-    void shmem_##NAME##_get(T *dest, const T *source, size_t nelems, int pe);                   \
-    void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,   \
-                                    int pe);                                                    \
-    void shmem_##NAME##_put_nbi(T *dest, const T *source, size_t nelems, int pe);               \
-    void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,   \
-                                    int pe);                                                    \
-    void shmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe);               \
-    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T *dest, T value, int pe);                       \
-    void shmem_##NAME##_p(T *dest, T value, int pe);                                            \
-    T shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const T *source, int pe);                           \
-    T shmem_##NAME##_g(const T *source, int pe);                                                \
-    void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,      \
-                                 ptrdiff_t sst, size_t nelems, int pe);                         \
-    void shmem_##NAME##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,            \
-                             size_t nelems, int pe);                                            \
-    void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,      \
-                                 ptrdiff_t sst, size_t nelems, int pe);                         \
-    void shmem_##NAME##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,            \
-                             size_t nelems, int pe);
-
-#define SYMM_DECL_RMA_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)  \
-    SYMM_IF_##RMA(SYMM_DECL_RMA(NAME, T))
-SYMM_TYPES(SYMM_DECL_RMA_ROW, _)
-
-/* Sized forms move elements of SIZE bits; mem forms move bytes. */
-#define SYMM_DECL_SIZED(SIZE)                                                                   \
-    void shmem_ctx_put##SIZE(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,     \
-                             int pe);                                                           \
-    void shmem_put##SIZE(void *dest, const void *source, size_t nelems, int pe);                \
-    void shmem_ctx_get##SIZE(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,     \
-                             int pe);                                                           \
-    void shmem_get##SIZE(void *dest, const void *source, size_t nelems, int pe);                \
-    void shmem_ctx_put##SIZE##_nbi(shmem_ctx_t ctx, void *dest, const void *source,             \
-                                   size_t nelems, int pe);                                      \
-    void shmem_put##SIZE##_nbi(void *dest, const void *source, size_t nelems, int pe);          \
-    void shmem_ctx_get##SIZE##_nbi(shmem_ctx_t ctx, void *dest, const void *source,             \
-                                   size_t nelems, int pe);                                      \
-    void shmem_get##SIZE##_nbi(void *dest, const void *source, size_t nelems, int pe);          \
-    void shmem_ctx_iput##SIZE(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,   \
-                              ptrdiff_t sst, size_t nelems, int pe);                            \
-    void shmem_iput##SIZE(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,         \
-                          size_t nelems, int pe);                                               \
-    void shmem_ctx_iget##SIZE(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,   \
-                              ptrdiff_t sst, size_t nelems, int pe);                            \
-    void shmem_iget##SIZE(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,         \
-                          size_t nelems, int pe);
-SYMM_SIZES(SYMM_DECL_SIZED)
+/* Typed forms (shmem_TYPE_put, ...) for every type of the table with RMA, and sized forms
+ * (shmem_put64, ...) that move elements of 8, 16, 32, 64 or 128 bits; mem forms move bytes. */
+#include "symm/gen/shmem_rma.h"
 
 void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nbytes, int pe);
 void shmem_putmem(void *dest, const void *source, size_t nbytes, int pe);
@@ -200,70 +152,10 @@ void shmem_ctx_destroy(shmem_ctx_t ctx);
  * Atomic with respect to every other atomic on the same object from any PE. The non-fetching
  * forms and the _nbi fetching forms complete at shmem_quiet (to a load/store peer they are
  * complete on return). */
-#define SYMM_DECL_AMO_EXT(NAME, T)                                                               \
-    T shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const T *source, int pe);                 \
-    T shmem_##NAME##_atomic_fetch(const T *source, int pe);                                     \
-    void shmem_ctx_##NAME##_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe);              \
-    void shmem_##NAME##_atomic_set(T *dest, T value, int pe);                                   \
-    T shmem_ctx_##NAME##_atomic_swap(shmem_ctx_t ctx, T *dest, T value, int pe);                \
-    T shmem_##NAME##_atomic_swap(T *dest, T value, int pe);                                     \
-    void shmem_ctx_##NAME##_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch, const T *source,        \
-                                             int pe);                                           \
-    void shmem_##NAME##_atomic_fetch_nbi(T *fetch, const T *source, int pe);                    \
-    void shmem_ctx_##NAME##_atomic_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value,        \
-                                            int pe);                                            \
-    void shmem_##NAME##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe);
-#define SYMM_DECL_AMO_STD(NAME, T)                                                               \
-    T shmem_ctx_##NAME##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, T value, int pe);\
-    T shmem_##NAME##_atomic_compare_swap(T *dest, T cond, T value, int pe);                     \
-    T shmem_ctx_##NAME##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe);                    \
-    T shmem_##NAME##_atomic_fetch_inc(T *dest, int pe);                                         \
-    void shmem_ctx_##NAME##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe);                       \
-    void shmem_##NAME##_atomic_inc(T *dest, int pe);                                            \
-    T shmem_ctx_##NAME##_atomic_fetch_add(shmem_ctx_t ctx, T *dest, T value, int pe);           \
-    T shmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe);                                \
-    void shmem_ctx_##NAME##_atomic_add(shmem_ctx_t ctx, T *dest, T value, int pe);              \
-    void shmem_##NAME##_atomic_add(T *dest, T value, int pe);                                   \
-    void shmem_ctx_##NAME##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T cond, \
-                                                    T value, int pe);                           \
-    void shmem_##NAME##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe);    \
-    void shmem_ctx_##NAME##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, int pe);   \
-    void shmem_##NAME##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe);                        \
-    void shmem_ctx_##NAME##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value,   \
-                                                 int pe);                                       \
-    void shmem_##NAME##_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe);
-#define SYMM_DECL_AMO_BIT1(NAME, T, OP)                                                          \
-    T shmem_ctx_##NAME##_atomic_fetch_##OP(shmem_ctx_t ctx, T *dest, T value, int pe);          \
-    T shmem_##NAME##_atomic_fetch_##OP(T *dest, T value, int pe);                               \
-    void shmem_ctx_##NAME##_atomic_##OP(shmem_ctx_t ctx, T *dest, T value, int pe);             \
-    void shmem_##NAME##_atomic_##OP(T *dest, T value, int pe);                                  \
-    void shmem_ctx_##NAME##_atomic_fetch_##OP##_nbi(shmem_ctx_t ctx, T *fetch, T *dest,         \
-                                                    T value, int pe);                           \
-    void shmem_##NAME##_atomic_fetch_##OP##_nbi(T *fetch, T *dest, T value, int pe);
-#define SYMM_DECL_AMO_BIT(NAME, T)                                                               \
-    SYMM_DECL_AMO_BIT1(NAME, T, and) SYMM_DECL_AMO_BIT1(NAME, T, or)                           \
-    SYMM_DECL_AMO_BIT1(NAME, T, xor)
-#define SYMM_DECL_AMO_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)  \
-    SYMM_IF_##EXT(SYMM_DECL_AMO_EXT(NAME, T)) SYMM_IF_##AMO(SYMM_DECL_AMO_STD(NAME, T))       \
-    SYMM_IF_##BIT(SYMM_DECL_AMO_BIT(NAME, T))
-SYMM_TYPES(SYMM_DECL_AMO_ROW, _)
-
-/* Deprecated atomic names (OpenSHMEM 1.3), for the rows with OLD set: swap, fetch and set, and
- * where the row has the standard atomics, cswap, fadd, finc, add and inc. */
-#define SYMM_DECL_AMO_OLD_INT(NAME, T)                                                           \
-    T shmem_##NAME##_cswap(T *dest, T cond, T value, int pe);                                   \
-    T shmem_##NAME##_fadd(T *dest, T value, int pe);                                            \
-    T shmem_##NAME##_finc(T *dest, int pe);                                                     \
-    void shmem_##NAME##_add(T *dest, T value, int pe);                                          \
-    void shmem_##NAME##_inc(T *dest, int pe);
-#define SYMM_DECL_AMO_OLD_ANY(NAME, T)                                                           \
-    T shmem_##NAME##_swap(T *dest, T value, int pe);                                            \
-    T shmem_##NAME##_fetch(const T *source, int pe);                                            \
-    void shmem_##NAME##_set(T *dest, T value, int pe);
-#define SYMM_DECL_AMO_OLD_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, \
-                              BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                              \
-    SYMM_IF_##OLD(SYMM_IF_##AMO(SYMM_DECL_AMO_OLD_INT(NAME, T)) SYMM_DECL_AMO_OLD_ANY(NAME, T))
-SYMM_TYPE_TABLE(SYMM_DECL_AMO_OLD_ROW, _)
+/* Typed forms for the types of the table with AMO (fetch_inc, inc, fetch_add, add,
+ * compare_swap), EXT (fetch, set, swap) and BIT (fetch_and, and, ... xor), and the deprecated
+ * names of OpenSHMEM 1.3 (shmem_int_fadd, ...) for those with OLD. */
+#include "symm/gen/shmem_amo.h"
 long shmem_swap(long *dest, long value, int pe);
 
 /* ---- Signals -------------------------------------------------------------------------------
@@ -271,33 +163,9 @@ long shmem_swap(long *dest, long value, int pe);
  * SHMEM_SIGNAL_ADD): a PE that sees the signal sees the data. */
 #define SHMEM_SIGNAL_SET 0
 #define SHMEM_SIGNAL_ADD 1
-#define SYMM_DECL_PUT_SIGNAL(NAME, T)                                                            \
-    void shmem_ctx_##NAME##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,\
-                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);\
-    void shmem_##NAME##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
-                                   uint64_t signal, int sig_op, int pe);                        \
-    void shmem_ctx_##NAME##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source,           \
-                                           size_t nelems, uint64_t *sig_addr, uint64_t signal,  \
-                                           int sig_op, int pe);                                 \
-    void shmem_##NAME##_put_signal_nbi(T *dest, const T *source, size_t nelems,                 \
-                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-#define SYMM_DECL_PUT_SIGNAL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, \
-                                 GEN)                                                           \
-    SYMM_IF_##RMA(SYMM_DECL_PUT_SIGNAL(NAME, T))
-SYMM_TYPES(SYMM_DECL_PUT_SIGNAL_ROW, _)
-#define SYMM_DECL_PUT_SIGNAL_BITS(SIZE)                                                          \
-    void shmem_ctx_put##SIZE##_signal(shmem_ctx_t ctx, void *dest, const void *source,          \
-                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,       \
-                                      int sig_op, int pe);                                      \
-    void shmem_put##SIZE##_signal(void *dest, const void *source, size_t nelems,                \
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);     \
-    void shmem_ctx_put##SIZE##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source,      \
-                                          size_t nelems, uint64_t *sig_addr, uint64_t signal,   \
-                                          int sig_op, int pe);                                  \
-    void shmem_put##SIZE##_signal_nbi(void *dest, const void *source, size_t nelems,            \
-                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-SYMM_SIZES(SYMM_DECL_PUT_SIGNAL_BITS)
-SYMM_DECL_PUT_SIGNAL_BITS(mem)
+/* Typed (shmem_TYPE_put_signal), sized (shmem_put64_signal) and byte (shmem_putmem_signal)
+ * forms, blocking and _nbi. */
+#include "symm/gen/shmem_signal.h"
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
@@ -311,37 +179,8 @@ void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
  * (status may be NULL); _any returns the index of a satisfied element (SIZE_MAX when none can
  * be), _some stores the satisfied indices and returns their count; _vector forms compare
  * element i with cmp_values[i]. */
-#define SYMM_DECL_WAIT(NAME, T)                                                                  \
-    void shmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value);                              \
-    void shmem_##NAME##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,     \
-                                       T cmp_value);                                            \
-    size_t shmem_##NAME##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,   \
-                                         T cmp_value);                                          \
-    size_t shmem_##NAME##_wait_until_some(T *ivars, size_t nelems, size_t *indices,             \
-                                          const int *status, int cmp, T cmp_value);             \
-    void shmem_##NAME##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,       \
-                                              int cmp, T *cmp_values);                          \
-    size_t shmem_##NAME##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,     \
-                                                int cmp, T *cmp_values);                        \
-    size_t shmem_##NAME##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,      \
-                                                 const int *status, int cmp, T *cmp_values);    \
-    int shmem_##NAME##_test(T *ivar, int cmp, T cmp_value);                                     \
-    int shmem_##NAME##_test_all(T *ivars, size_t nelems, const int *status, int cmp,            \
-                                T cmp_value);                                                   \
-    size_t shmem_##NAME##_test_any(T *ivars, size_t nelems, const int *status, int cmp,         \
-                                   T cmp_value);                                                \
-    size_t shmem_##NAME##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status,\
-                                    int cmp, T cmp_value);                                      \
-    int shmem_##NAME##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,     \
-                                       T *cmp_values);                                          \
-    size_t shmem_##NAME##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,  \
-                                          T *cmp_values);                                       \
-    size_t shmem_##NAME##_test_some_vector(T *ivars, size_t nelems, size_t *indices,            \
-                                           const int *status, int cmp, T *cmp_values);          \
-    void shmem_##NAME##_wait(T *ivar, T cmp_value);
-#define SYMM_DECL_WAIT_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##WAIT(SYMM_DECL_WAIT(NAME, T))
-SYMM_TYPES(SYMM_DECL_WAIT_ROW, _)
+/* Typed forms for every type of the table with WAIT. */
+#include "symm/gen/shmem_wait.h"
 void shmem_wait(long *ivar, long cmp_value);
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 
@@ -399,17 +238,6 @@ int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t 
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems);
-#define SYMM_DECL_COLL(NAME, T)                                                                  \
-    int shmem_##NAME##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
-                                 int PE_root);                                                  \
-    int shmem_##NAME##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);     \
-    int shmem_##NAME##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
-    int shmem_##NAME##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
-    int shmem_##NAME##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,    \
-                                 ptrdiff_t sst, size_t nelems);
-#define SYMM_DECL_COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN) \
-    SYMM_IF_##RMA(SYMM_DECL_COLL(NAME, T))
-SYMM_TYPES(SYMM_DECL_COLL_ROW, _)
 
 /* The complex types of the sum and product reductions: float _Complex and double _Complex in
  * C; in C++ std::complex<float> and std::complex<double>, which have the same layout (the real
@@ -421,15 +249,10 @@ typedef std::complex<double> symm_complexd_t;
 typedef float _Complex symm_complexf_t;
 typedef double _Complex symm_complexd_t;
 #endif
-#define SYMM_DECL_REDUCE(NAME, T, OP)                                                            \
-    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,               \
-                                     size_t nreduce);
-#define SYMM_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,  \
-                             BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
-    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(SYMM_DECL_REDUCE, NAME, T))                           \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMM_DECL_REDUCE, NAME, T))                            \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMM_DECL_REDUCE, NAME, T))
-SYMM_TYPE_TABLE(SYMM_DECL_REDUCE_ROW, _)
+/* Typed forms: broadcast, collect, fcollect, alltoall and alltoalls for every type of the
+ * table with RMA; shmem_TYPE_OP_reduce for the operators its columns give it (and, or, xor
+ * where BITRED; max, min where MINMAX; sum, prod where SUMPROD, the complex types too). */
+#include "symm/gen/shmem_coll.h"
 
 /* ---- Active-set collectives (deprecated in OpenSHMEM 1.5, still supported) -----------------
  * The active set is PE_start + i * 2^logPE_stride, i < PE_size. pSync is a symmetric array of
@@ -470,15 +293,9 @@ void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t 
                        size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
 void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
-#define SYMM_DECL_TO_ALL(NAME, T, OP)                                                            \
-    void shmem_##NAME##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,      \
-                                      int logPE_stride, int PE_size, T *pWrk, long *pSync);
-#define SYMM_DECL_TO_ALL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,  \
-                             BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
-    SYMM_IF_##TOBIT(SYMM_OPS_BITWISE(SYMM_DECL_TO_ALL, NAME, T))                                \
-    SYMM_IF_##TOALL(SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMM_DECL_TO_ALL, NAME, T))                \
-                    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMM_DECL_TO_ALL, NAME, T)))
-SYMM_TYPE_TABLE(SYMM_DECL_TO_ALL_ROW, _)
+/* Typed reductions (shmem_int_sum_to_all, ...): and, or, xor for the types of the table with
+ * TOBIT; the MINMAX and SUMPROD operators of those with TOALL. */
+#include "symm/gen/shmem_active.h"
 
 /* ---- Profiling interface -------------------------------------------------------------------
  * Every routine named shmem_X above and in shmemx.h answers to pshmem_X too (pshmem.h), which

@@ -77,13 +77,7 @@ int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
 
 /* OpenSHMEM 1.6 scans over a team: dest on team PE i holds source summed over PEs 0..i
  * (inscan) or 0..i-1 (exscan; zero on PE 0). Collective; returns 0. */
-#define SYMMX_DECL_SCAN(NAME, T)                                                                 \
-    int shmem_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);  \
-    int shmem_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
-#define SYMMX_DECL_SCAN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, \
-                            BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
-    SYMM_IF_##SCAN(SYMMX_DECL_SCAN(NAME, T))
-SYMM_TYPE_TABLE(SYMMX_DECL_SCAN_ROW, _)
+#include "symm/gen/shmemx_scan.h"
 
 #ifdef __cplusplus
 }

@@ -94,16 +94,9 @@ int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *sour
 int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                   size_t nelems, int PE_root, struct CUstream_st *stream);
 
-#define SYMMX_DECL_REDUCE_ON_STREAM(NAME, T, OP)                                                 \
-    int shmemx_##NAME##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *source,   \
-                                                size_t nreduce, struct CUstream_st *stream);
-/* Every row of the type table with device forms (DEV), for the operators its columns allow. */
-#define SYMMX_DECL_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,\
-                              BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                               \
-    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(SYMMX_DECL_REDUCE_ON_STREAM, NAME, T))      \
-                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(SYMMX_DECL_REDUCE_ON_STREAM, NAME, T))       \
-                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(SYMMX_DECL_REDUCE_ON_STREAM, NAME, T)))
-SYMM_TYPE_TABLE(SYMMX_DECL_REDUCE_ROW, _)
+/* shmemx_TYPE_OP_reduce_on_stream for every type of the table with device forms (DEV) and
+ * the operators its columns give it. */
+#include "symm/gen/shmemx_stream.h"
 
 /* ---- For symm/device.cuh and the inline code below ------------------------------------------
  * register_module: a module's function that writes its copy of the device state; the library

@@ -81,6 +81,9 @@ static int symm_dev_registered __attribute__((used)) =
 
 #define SYMM_DEVX static __device__ __forceinline__
 
+/* The typed group forms, collectives and reductions below, declared one by one. */
+#include "symm/gen/device_group.cuh"
+
 /* ---- Group forms (device-only names) -------------------------------------------------------
  * For every RMA type, the sized forms and mem: shmemx_PUT_warp, _block, shmemx_GET_warp,
  * _block, the _nbi forms and shmemx_PUT_signal[_nbi]_warp, _block, where PUT is int_put,

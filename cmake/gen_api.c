@@ -1,0 +1,690 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * Writes the typed declarations of the public headers (include/symm/gen/): every routine
+ * that the type table (symm/types.def) gives a type, spelled out with its signature and a
+ * one-line comment, so that grep and editors find shmem_int_put and its parameters. Each
+ * family below is a list of routines: the column a row must have, the return type, the name
+ * (@ stands for the row's name, or the size of a sized form), the parameters (T stands for
+ * the row's type) and what the routine does ($ stands for the operator's description, %
+ * for its name; ^ and & for the get stem and the group of the device's group forms). A
+ * family with context forms also has shmem_ctx_NAME(shmem_ctx_t ctx, ...).
+ *
+ * Usage: gen_api DIR    writes DIR/shmem_rma.h, ... DIR/device_group.cuh
+ * The build runs it for `cmake --build <dir> --target symm_api_headers` (into the source
+ * tree) and for the test api_headers_fresh (into the build tree, then compared).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symm/types.def"
+
+/* ---- The table, as data ---------------------------------------------------------------------- */
+/* The columns after NAME and TYPE, in the table's order. */
+/* clang-format off */
+enum { RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, TOALL, TOBIT, OLD, DEV,
+       NCOLS };
+/* clang-format on */
+
+typedef struct row {
+    const char *name, *type;
+    int col[NCOLS];
+} row_t;
+
+#define ROW(A, NAME, T, ...) {#NAME, #T, {__VA_ARGS__}},
+static const row_t rows[] = {SYMM_TYPE_TABLE(ROW, _)};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+#define SIZE(S) #S,
+static const char *const sizes[] = {SYMM_SIZES(SIZE)};
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+/* The operators by family, and the words the comments use for them. */
+typedef struct op {
+    const char *name, *what;
+} op_t;
+static const op_t op_words[] = {
+    {"and", "bitwise AND"}, {"or", "bitwise OR"}, {"xor", "bitwise XOR"}, {"max", "maximum"},
+    {"min", "minimum"},     {"sum", "sum"},       {"prod", "product"}};
+#define OP_NAME(A, B, OP) #OP,
+static const char *const ops_bitwise[] = {SYMM_OPS_BITWISE(OP_NAME, _, _) NULL};
+static const char *const ops_minmax[] = {SYMM_OPS_MINMAX(OP_NAME, _, _) NULL};
+static const char *const ops_sumprod[] = {SYMM_OPS_SUMPROD(OP_NAME, _, _) NULL};
+
+/* ---- The families -----------------------------------------------------------------------------
+ */
+typedef struct routine {
+    const char *ret, *name, *params, *what;
+} routine_t;
+
+/* Blocking and non-blocking RMA, per element type (with context forms). */
+static const routine_t rma[] = {
+    {"void", "shmem_@_put", "T *dest, const T *source, size_t nelems, int pe",
+     "Copies nelems elements of source to dest on pe; source is free on return"},
+    {"void", "shmem_@_get", "T *dest, const T *source, size_t nelems, int pe",
+     "Copies nelems elements of source on pe to dest; they are in dest on return"},
+    {"void", "shmem_@_put_nbi", "T *dest, const T *source, size_t nelems, int pe",
+     "Starts the put of nelems elements of source to dest on pe; done at shmem_quiet"},
+    {"void", "shmem_@_get_nbi", "T *dest, const T *source, size_t nelems, int pe",
+     "Starts the get of nelems elements of source on pe into dest; done at shmem_quiet"},
+    {"void", "shmem_@_p", "T *dest, T value, int pe", "Stores value into dest on pe"},
+    {"T", "shmem_@_g", "const T *source, int pe", "Returns the value of source on pe"},
+    {"void", "shmem_@_iput",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "Copies nelems elements, every sst-th of source to every dst-th of dest on pe"},
+    {"void", "shmem_@_iget",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "Copies nelems elements, every sst-th of source on pe to every dst-th of dest"},
+    {0}};
+
+/* The same by element size in bits (with context forms). */
+static const routine_t rma_sized[] = {
+    {"void", "shmem_put@", "void *dest, const void *source, size_t nelems, int pe",
+     "Copies nelems @-bit elements of source to dest on pe; source is free on return"},
+    {"void", "shmem_get@", "void *dest, const void *source, size_t nelems, int pe",
+     "Copies nelems @-bit elements of source on pe to dest; they are in dest on return"},
+    {"void", "shmem_put@_nbi", "void *dest, const void *source, size_t nelems, int pe",
+     "Starts the put of nelems @-bit elements to dest on pe; done at shmem_quiet"},
+    {"void", "shmem_get@_nbi", "void *dest, const void *source, size_t nelems, int pe",
+     "Starts the get of nelems @-bit elements from source on pe; done at shmem_quiet"},
+    {"void", "shmem_iput@",
+     "void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "Copies nelems @-bit elements, every sst-th of source to every dst-th of dest on pe"},
+    {"void", "shmem_iget@",
+     "void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "Copies nelems @-bit elements, every sst-th of source on pe to every dst-th of dest"},
+    {0}};
+
+/* Put with signal, per element type and by size (with context forms). */
+static const routine_t signal_typed[] = {
+    {"void", "shmem_@_put_signal",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe",
+     "Puts nelems elements to dest on pe, then updates sig_addr there by sig_op"},
+    {"void", "shmem_@_put_signal_nbi",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe",
+     "Starts the put and the signal update of shmem_@_put_signal; done at shmem_quiet"},
+    {0}};
+static const routine_t signal_sized[] = {
+    {"void", "shmem_put@_signal",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe",
+     "Puts nelems elements (@) to dest on pe, then updates sig_addr there by sig_op"},
+    {"void", "shmem_put@_signal_nbi",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe",
+     "Starts the put and the signal update of shmem_put@_signal; done at shmem_quiet"},
+    {0}};
+
+/* Atomics (with context forms): EXT, AMO and BIT. */
+static const routine_t amo_ext[] = {
+    {"T", "shmem_@_atomic_fetch", "const T *source, int pe",
+     "Returns the value of source on pe, read atomically"},
+    {"void", "shmem_@_atomic_set", "T *dest, T value, int pe",
+     "Sets dest on pe to value atomically"},
+    {"T", "shmem_@_atomic_swap", "T *dest, T value, int pe",
+     "Sets dest on pe to value; returns its old value"},
+    {"void", "shmem_@_atomic_fetch_nbi", "T *fetch, const T *source, int pe",
+     "Reads source on pe into fetch; done at shmem_quiet"},
+    {"void", "shmem_@_atomic_swap_nbi", "T *fetch, T *dest, T value, int pe",
+     "Sets dest on pe to value, its old value into fetch; done at shmem_quiet"},
+    {0}};
+static const routine_t amo_std[] = {
+    {"T", "shmem_@_atomic_compare_swap", "T *dest, T cond, T value, int pe",
+     "Sets dest on pe to value if it equals cond; returns its old value"},
+    {"T", "shmem_@_atomic_fetch_inc", "T *dest, int pe",
+     "Adds 1 to dest on pe; returns its old value"},
+    {"void", "shmem_@_atomic_inc", "T *dest, int pe", "Adds 1 to dest on pe"},
+    {"T", "shmem_@_atomic_fetch_add", "T *dest, T value, int pe",
+     "Adds value to dest on pe; returns its old value"},
+    {"void", "shmem_@_atomic_add", "T *dest, T value, int pe", "Adds value to dest on pe"},
+    {"void", "shmem_@_atomic_compare_swap_nbi", "T *fetch, T *dest, T cond, T value, int pe",
+     "Compare-and-swap of dest on pe, its old value into fetch; done at shmem_quiet"},
+    {"void", "shmem_@_atomic_fetch_inc_nbi", "T *fetch, T *dest, int pe",
+     "Adds 1 to dest on pe, its old value into fetch; done at shmem_quiet"},
+    {"void", "shmem_@_atomic_fetch_add_nbi", "T *fetch, T *dest, T value, int pe",
+     "Adds value to dest on pe, its old value into fetch; done at shmem_quiet"},
+    {0}};
+/* Per bitwise operator. */
+static const routine_t amo_bit[] = {
+    {"T", "shmem_@_atomic_fetch_%", "T *dest, T value, int pe",
+     "Applies the $ of value to dest on pe; returns its old value"},
+    {"void", "shmem_@_atomic_%", "T *dest, T value, int pe",
+     "Applies the $ of value to dest on pe"},
+    {"void", "shmem_@_atomic_fetch_%_nbi", "T *fetch, T *dest, T value, int pe",
+     "Applies the $ of value to dest on pe, its old value into fetch; done at shmem_quiet"},
+    {0}};
+
+/* The deprecated names of OpenSHMEM 1.3 (no context forms): all OLD rows, then the AMO ones. */
+static const routine_t amo_old[] = {
+    {"T", "shmem_@_swap", "T *dest, T value, int pe", "Deprecated: shmem_@_atomic_swap"},
+    {"T", "shmem_@_fetch", "const T *source, int pe", "Deprecated: shmem_@_atomic_fetch"},
+    {"void", "shmem_@_set", "T *dest, T value, int pe", "Deprecated: shmem_@_atomic_set"},
+    {0}};
+static const routine_t amo_old_std[] = {
+    {"T", "shmem_@_cswap", "T *dest, T cond, T value, int pe",
+     "Deprecated: shmem_@_atomic_compare_swap"},
+    {"T", "shmem_@_fadd", "T *dest, T value, int pe", "Deprecated: shmem_@_atomic_fetch_add"},
+    {"T", "shmem_@_finc", "T *dest, int pe", "Deprecated: shmem_@_atomic_fetch_inc"},
+    {"void", "shmem_@_add", "T *dest, T value, int pe", "Deprecated: shmem_@_atomic_add"},
+    {"void", "shmem_@_inc", "T *dest, int pe", "Deprecated: shmem_@_atomic_inc"},
+    {0}};
+
+/* Point-to-point synchronization (no context forms). */
+static const routine_t wait[] = {
+    {"void", "shmem_@_wait_until", "T *ivar, int cmp, T cmp_value",
+     "Waits until ivar cmp cmp_value holds"},
+    {"void", "shmem_@_wait_until_all",
+     "T *ivars, size_t nelems, const int *status, int cmp, T cmp_value",
+     "Waits until every ivars[i] (status[i] zero) satisfies cmp cmp_value"},
+    {"size_t", "shmem_@_wait_until_any",
+     "T *ivars, size_t nelems, const int *status, int cmp, T cmp_value",
+     "Waits until an ivars[i] satisfies cmp cmp_value; returns i"},
+    {"size_t", "shmem_@_wait_until_some",
+     "T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value",
+     "Waits until some ivars[i] satisfy cmp cmp_value; stores them in indices, returns count"},
+    {"void", "shmem_@_wait_until_all_vector",
+     "T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values",
+     "Waits until every ivars[i] satisfies cmp cmp_values[i]"},
+    {"size_t", "shmem_@_wait_until_any_vector",
+     "T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values",
+     "Waits until an ivars[i] satisfies cmp cmp_values[i]; returns i"},
+    {"size_t", "shmem_@_wait_until_some_vector",
+     "T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T *cmp_values",
+     "Waits until some ivars[i] satisfy cmp cmp_values[i]; stores them, returns the count"},
+    {"int", "shmem_@_test", "T *ivar, int cmp, T cmp_value",
+     "Returns whether ivar cmp cmp_value holds"},
+    {"int", "shmem_@_test_all", "T *ivars, size_t nelems, const int *status, int cmp, T cmp_value",
+     "Returns whether every ivars[i] (status[i] zero) satisfies cmp cmp_value"},
+    {"size_t", "shmem_@_test_any",
+     "T *ivars, size_t nelems, const int *status, int cmp, T cmp_value",
+     "Returns the index of an ivars[i] that satisfies cmp cmp_value, else SIZE_MAX"},
+    {"size_t", "shmem_@_test_some",
+     "T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value",
+     "Stores the indices of the ivars[i] that satisfy cmp cmp_value; returns their count"},
+    {"int", "shmem_@_test_all_vector",
+     "T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values",
+     "Returns whether every ivars[i] satisfies cmp cmp_values[i]"},
+    {"size_t", "shmem_@_test_any_vector",
+     "T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values",
+     "Returns the index of an ivars[i] that satisfies cmp cmp_values[i], else SIZE_MAX"},
+    {"size_t", "shmem_@_test_some_vector",
+     "T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T *cmp_values",
+     "Stores the indices of the ivars[i] that satisfy cmp cmp_values[i]; returns the count"},
+    {"void", "shmem_@_wait", "T *ivar, T cmp_value",
+     "Deprecated: waits until ivar differs from cmp_value"},
+    {0}};
+
+/* Team collectives (per RMA row) and reductions (per operator). */
+static const routine_t coll[] = {
+    {"int", "shmem_@_broadcast",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root",
+     "Copies nelems elements of source on team PE PE_root to dest on every PE of team"},
+    {"int", "shmem_@_collect", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "Concatenates every PE's nelems elements of source (counts may differ) into dest"},
+    {"int", "shmem_@_fcollect", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "Concatenates the nelems elements of source of every PE of team into dest"},
+    {"int", "shmem_@_alltoall", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "Sends block j of nelems elements of source to team PE j, into block i of its dest"},
+    {"int", "shmem_@_alltoalls",
+     "shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, "
+     "size_t nelems",
+     "shmem_@_alltoall with elements every sst-th of source and every dst-th of dest"},
+    {0}};
+static const routine_t reduce[] = {
+    {"int", "shmem_@_%_reduce", "shmem_team_t team, T *dest, const T *source, size_t nreduce",
+     "Sets dest on every PE of team to the $ of source over the team, element-wise"},
+    {0}};
+
+/* Active-set reductions (deprecated in OpenSHMEM 1.5), per operator. */
+static const routine_t to_all[] = {
+    {"void", "shmem_@_%_to_all",
+     "T *dest, const T *source, int nreduce, int PE_start, int logPE_stride, int PE_size, "
+     "T *pWrk, long *pSync",
+     "Sets dest on every PE of the active set to the $ of source over the set"},
+    {0}};
+
+/* shmemx.h: scans (OpenSHMEM 1.6). */
+static const routine_t scan[] = {
+    {"int", "shmem_@_sum_inscan", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "Sets dest on team PE i to the sum of source over team PEs 0..i"},
+    {"int", "shmem_@_sum_exscan", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "Sets dest on team PE i to the sum of source over team PEs 0..i-1 (zero on PE 0)"},
+    {0}};
+
+/* shmemx_gpu.h: reductions enqueued on a CUDA stream, per operator. */
+static const routine_t stream[] = {
+    {"int", "shmemx_@_%_reduce_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream",
+     "shmem_@_%_reduce on device-heap buffers, enqueued on stream"},
+    {0}};
+
+/* symm/device.cuh: the warp and block forms of RMA, per type with device forms, per size and
+ * for bytes (@ is the stem of the put: TYPE_put, put64 or putmem; ^ that of the get; & the
+ * group, warp or block), and the block-scope collectives and reductions. */
+static const routine_t device_group[] = {
+    {"void", "shmemx_@_&", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_@ by every thread of a &, with the same arguments; they share the copy"},
+    {"void", "shmemx_^_&", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_^ by every thread of a &, with the same arguments; they share the copy"},
+    {"void", "shmemx_@_nbi_&", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_@_nbi by every thread of a &, with the same arguments"},
+    {"void", "shmemx_^_nbi_&", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_^_nbi by every thread of a &, with the same arguments"},
+    {"void", "shmemx_@_signal_&",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe",
+     "shmem_@_signal by every thread of a &, with the same arguments"},
+    {"void", "shmemx_@_signal_nbi_&",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe",
+     "shmem_@_signal_nbi by every thread of a &, with the same arguments"},
+    {0}};
+static const routine_t device_coll[] = {
+    {"int", "shmemx_@_alltoall_block", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "shmem_@_alltoall by one block of every PE of team"},
+    {"int", "shmemx_@_fcollect_block", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "shmem_@_fcollect by one block of every PE of team"},
+    {"int", "shmemx_@_broadcast_block",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root",
+     "shmem_@_broadcast by one block of every PE of team"},
+    {0}};
+static const routine_t device_reduce[] = {
+    {"int", "shmemx_@_%_reduce_block",
+     "shmem_team_t team, T *dest, const T *source, size_t nreduce",
+     "shmem_@_%_reduce by one block of every PE of team"},
+    {0}};
+
+/* ---- Output -----------------------------------------------------------------------------------
+ */
+static FILE *out;
+static const char *out_path;
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "gen_api: %s: %s\n", out_path ? out_path : "-", what);
+    exit(1);
+}
+
+/* What the placeholders of a routine stand for. */
+typedef struct subs {
+    const char *at, *type, *op, *get, *group;
+} subs_t;
+
+static int ident(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* s with every @, %, $, ^ and & replaced, and every word T by the type. */
+static void expand(char *buf, size_t cap, const char *s, const subs_t *x)
+{
+    size_t n = 0;
+    const char *words = "";
+
+    for (size_t k = 0; x->op && k < sizeof(op_words) / sizeof(op_words[0]); k++)
+        if (strcmp(op_words[k].name, x->op) == 0)
+            words = op_words[k].what;
+    for (const char *p = s; *p; p++) {
+        char one[2] = {*p, 0};
+        const char *put = one;
+        if (*p == '@')
+            put = x->at;
+        else if (*p == '%')
+            put = x->op;
+        else if (*p == '$')
+            put = words;
+        else if (*p == '^')
+            put = x->get;
+        else if (*p == '&')
+            put = x->group;
+        else if (*p == 'T' && x->type && (p == s || !ident(p[-1])) && !ident(p[1]))
+            put = x->type;
+        if (!put || n + strlen(put) + 1 > cap)
+            fail("a routine with a placeholder the family does not fill, or too long");
+        memcpy(buf + n, put, strlen(put));
+        n += strlen(put);
+    }
+    buf[n] = 0;
+}
+
+/* One declaration: the comment line, then RET NAME(PARAMS); with the parameters packed onto
+ * lines of at most 100 columns, continuation lines under the first parameter. */
+static void declare(const char *prefix, const char *ret, const char *name, const char *params,
+                    const char *what)
+{
+    char head[256], line[512];
+    const char *p = params;
+    size_t indent;
+
+    if (strlen(what) + 6 > 100)
+        fail("a comment longer than a line");
+    fprintf(out, "/* %s. */\n", what);
+    snprintf(head, sizeof(head), "%s%s%s%s(", prefix, ret, ret[strlen(ret) - 1] == '*' ? "" : " ",
+             name);
+    indent = strlen(head);
+    strcpy(line, head);
+    for (int first = 1; *p; first = 0) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char param[256];
+        snprintf(param, sizeof(param), "%.*s%s", (int)len, p, comma ? "," : ");");
+        if (!first && strlen(line) + 1 + strlen(param) > 100) {
+            fprintf(out, "%s\n", line);
+            snprintf(line, sizeof(line), "%*s%s", (int)indent, "", param);
+        } else {
+            snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", first ? "" : " ",
+                     param);
+        }
+        p = comma ? comma + 2 : p + len;
+    }
+    fprintf(out, "%s\n", line);
+}
+
+/* Every routine of a family, its placeholders filled by x; with `ctx`, each also in its
+ * shmem_ctx_ form; `prefix` before each declaration. */
+static void family_in(const routine_t *f, const subs_t *x, int ctx, const char *prefix)
+{
+    for (; f->name; f++) {
+        char name[128], params[512], what[256], ret[64];
+        expand(name, sizeof(name), f->name, x);
+        expand(params, sizeof(params), f->params, x);
+        expand(what, sizeof(what), f->what, x);
+        expand(ret, sizeof(ret), f->ret, x);
+        declare(prefix, ret, name, params, what);
+        if (ctx) {
+            char cname[160], cparams[560], cwhat[200];
+            snprintf(cname, sizeof(cname), "shmem_ctx_%s", name + strlen("shmem_"));
+            snprintf(cparams, sizeof(cparams), "shmem_ctx_t ctx, %s", params);
+            snprintf(cwhat, sizeof(cwhat), "As %s, on context ctx", name);
+            declare(prefix, ret, cname, cparams, cwhat);
+        }
+    }
+}
+
+static void family(const routine_t *f, const char *at, const char *type, const char *op, int ctx)
+{
+    const subs_t x = {.at = at, .type = type, .op = op};
+
+    family_in(f, &x, ctx, "");
+}
+
+static void family_ops(const routine_t *f, const row_t *r, const char *const *ops)
+{
+    for (; *ops; ops++)
+        family(f, r->name, r->type, *ops, 0);
+}
+
+static void open_file(const char *dir, const char *file, const char *guard, const char *what)
+{
+    static char path[4096];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    out_path = path;
+    out = fopen(path, "w");
+    if (!out)
+        fail("cannot write");
+    fprintf(out,
+            "/* SPDX-License-Identifier: BSD-3-Clause */\n"
+            "/* Copyright (c) 2026 The symm authors */\n"
+            "/*\n"
+            " * %s\n"
+            " *\n"
+            " * Generated by cmake/gen_api.c from the type table (symm/types.def): do not "
+            "edit. The test\n"
+            " * api_headers_fresh fails when this file is not what the generator writes.\n"
+            " */\n"
+            "#ifndef %s\n#define %s\n",
+            what, guard, guard);
+}
+
+static void close_file(void)
+{
+    fprintf(out, "\n#endif\n");
+    if (fclose(out) != 0)
+        fail("cannot write");
+}
+
+/* A section heading for a row. */
+static void heading(const char *what)
+{
+    fprintf(out, "\n/* ---- %s ", what);
+    for (size_t n = strlen(what) + 12; n < 100; n++)
+        fputc('-', out);
+    fprintf(out, " */\n");
+}
+
+static void row_heading(const row_t *r)
+{
+    char what[128];
+
+    if (strcmp(r->name, r->type) == 0)
+        snprintf(what, sizeof(what), "%s", r->name);
+    else
+        snprintf(what, sizeof(what), "%s (%s)", r->name, r->type);
+    heading(what);
+}
+
+/* ---- The files --------------------------------------------------------------------------------
+ */
+static void write_rma(const char *dir)
+{
+    open_file(dir, "shmem_rma.h", "SYMM_GEN_SHMEM_RMA_H",
+              "The typed and sized RMA routines of shmem.h: put, get, p, g, iput, iget and the\n"
+              " * non-blocking forms, for every type of the table with RMA and every element "
+              "size.");
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[RMA]) {
+            row_heading(&rows[i]);
+            family(rma, rows[i].name, rows[i].type, NULL, 1);
+        }
+    for (size_t i = 0; i < NSIZES; i++) {
+        char what[32];
+        snprintf(what, sizeof(what), "%s bits", sizes[i]);
+        heading(what);
+        family(rma_sized, sizes[i], NULL, NULL, 1);
+    }
+    close_file();
+}
+
+static void write_signal(const char *dir)
+{
+    open_file(dir, "shmem_signal.h", "SYMM_GEN_SHMEM_SIGNAL_H",
+              "The typed and sized put-with-signal routines of shmem.h.");
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[RMA]) {
+            row_heading(&rows[i]);
+            family(signal_typed, rows[i].name, rows[i].type, NULL, 1);
+        }
+    for (size_t i = 0; i <= NSIZES; i++) {
+        const char *s = i < NSIZES ? sizes[i] : "mem";
+        char what[32];
+        snprintf(what, sizeof(what), i < NSIZES ? "%s bits" : "bytes (%s)", s);
+        heading(what);
+        family(signal_sized, s, NULL, NULL, 1);
+    }
+    close_file();
+}
+
+static void write_amo(const char *dir)
+{
+    open_file(dir, "shmem_amo.h", "SYMM_GEN_SHMEM_AMO_H",
+              "The typed atomic memory operations of shmem.h, and their deprecated names.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        if (!r->col[EXT] && !r->col[AMO] && !r->col[BIT])
+            continue;
+        row_heading(r);
+        if (r->col[EXT])
+            family(amo_ext, r->name, r->type, NULL, 1);
+        if (r->col[AMO])
+            family(amo_std, r->name, r->type, NULL, 1);
+        for (const char *const *op = ops_bitwise; r->col[BIT] && *op; op++)
+            family(amo_bit, r->name, r->type, *op, 1);
+    }
+    heading("deprecated names (OpenSHMEM 1.3)");
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[OLD]) {
+            if (rows[i].col[AMO])
+                family(amo_old_std, rows[i].name, rows[i].type, NULL, 0);
+            family(amo_old, rows[i].name, rows[i].type, NULL, 0);
+        }
+    close_file();
+}
+
+static void write_wait(const char *dir)
+{
+    open_file(dir, "shmem_wait.h", "SYMM_GEN_SHMEM_WAIT_H",
+              "The typed wait_until and test routines of shmem.h.");
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[WAIT]) {
+            row_heading(&rows[i]);
+            family(wait, rows[i].name, rows[i].type, NULL, 0);
+        }
+    close_file();
+}
+
+static void write_coll(const char *dir)
+{
+    open_file(dir, "shmem_coll.h", "SYMM_GEN_SHMEM_COLL_H",
+              "The typed team collectives and reductions of shmem.h.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        if (!r->col[RMA] && !r->col[BITRED] && !r->col[MINMAX] && !r->col[SUMPROD])
+            continue;
+        row_heading(r);
+        if (r->col[RMA])
+            family(coll, r->name, r->type, NULL, 0);
+        if (r->col[BITRED])
+            family_ops(reduce, r, ops_bitwise);
+        if (r->col[MINMAX])
+            family_ops(reduce, r, ops_minmax);
+        if (r->col[SUMPROD])
+            family_ops(reduce, r, ops_sumprod);
+    }
+    close_file();
+}
+
+static void write_active(const char *dir)
+{
+    open_file(dir, "shmem_active.h", "SYMM_GEN_SHMEM_ACTIVE_H",
+              "The typed active-set reductions (_to_all) of shmem.h.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        if (!r->col[TOBIT] && !r->col[TOALL])
+            continue;
+        row_heading(r);
+        if (r->col[TOBIT])
+            family_ops(to_all, r, ops_bitwise);
+        if (r->col[TOALL] && r->col[MINMAX])
+            family_ops(to_all, r, ops_minmax);
+        if (r->col[TOALL] && r->col[SUMPROD])
+            family_ops(to_all, r, ops_sumprod);
+    }
+    close_file();
+}
+
+static void write_scan(const char *dir)
+{
+    open_file(dir, "shmemx_scan.h", "SYMM_GEN_SHMEMX_SCAN_H",
+              "The typed scans of shmemx.h (OpenSHMEM 1.6).");
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[SCAN]) {
+            row_heading(&rows[i]);
+            family(scan, rows[i].name, rows[i].type, NULL, 0);
+        }
+    close_file();
+}
+
+static void write_stream(const char *dir)
+{
+    open_file(dir, "shmemx_stream.h", "SYMM_GEN_SHMEMX_STREAM_H",
+              "The typed reductions on a CUDA stream of shmemx_gpu.h, for every type of the "
+              "table\n * with device forms.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        if (!r->col[DEV])
+            continue;
+        row_heading(r);
+        if (r->col[BITRED])
+            family_ops(stream, r, ops_bitwise);
+        if (r->col[MINMAX])
+            family_ops(stream, r, ops_minmax);
+        if (r->col[SUMPROD])
+            family_ops(stream, r, ops_sumprod);
+    }
+    close_file();
+}
+
+/* The group forms of one stem (TYPE_put and TYPE_get, put64 and get64, putmem and getmem). */
+static void device_groups(const char *put, const char *get, const char *type)
+{
+    static const char *const groups[] = {"warp", "block"};
+
+    for (size_t g = 0; g < 2; g++) {
+        const subs_t x = {.at = put, .get = get, .type = type, .group = groups[g]};
+        family_in(device_group, &x, 0, "SYMM_DEVX ");
+    }
+}
+
+static void write_device(const char *dir)
+{
+    open_file(
+        dir, "device_group.cuh", "SYMM_GEN_DEVICE_GROUP_CUH",
+        "The typed names of the device API (symm/device.cuh) that only kernels have: the warp\n"
+        " * and block forms of RMA and the block-scope collectives and reductions. SYMM_DEVX\n"
+        " * is static __device__ __forceinline__; device.cuh defines them.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        char put[64], get[64];
+        if (!r->col[DEV])
+            continue;
+        row_heading(r);
+        snprintf(put, sizeof(put), "%s_put", r->name);
+        snprintf(get, sizeof(get), "%s_get", r->name);
+        if (r->col[RMA]) {
+            device_groups(put, get, r->type);
+            const subs_t x = {.at = r->name, .type = r->type};
+            family_in(device_coll, &x, 0, "SYMM_DEVX ");
+        }
+        const char *const *fams[] = {r->col[BITRED] ? ops_bitwise : NULL,
+                                     r->col[MINMAX] ? ops_minmax : NULL,
+                                     r->col[SUMPROD] ? ops_sumprod : NULL};
+        for (size_t k = 0; k < 3; k++)
+            for (const char *const *op = fams[k]; op && *op; op++) {
+                const subs_t x = {.at = r->name, .type = r->type, .op = *op};
+                family_in(device_reduce, &x, 0, "SYMM_DEVX ");
+            }
+    }
+    for (size_t i = 0; i <= NSIZES; i++) {
+        const char *size = i < NSIZES ? sizes[i] : "mem";
+        char put[64], get[64], what[32];
+        snprintf(what, sizeof(what), i < NSIZES ? "%s bits" : "bytes (%s)", size);
+        heading(what);
+        snprintf(put, sizeof(put), "put%s", size);
+        snprintf(get, sizeof(get), "get%s", size);
+        device_groups(put, get, "void");
+    }
+    close_file();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_api DIR\n");
+        return 2;
+    }
+    write_rma(argv[1]);
+    write_signal(argv[1]);
+    write_amo(argv[1]);
+    write_wait(argv[1]);
+    write_coll(argv[1]);
+    write_active(argv[1]);
+    write_scan(argv[1]);
+    write_stream(argv[1]);
+    write_device(argv[1]);
+    return 0;
+}
