@@ -268,41 +268,39 @@ else
 fi
 [ $have_symm = yes ] || [ $have_osh = yes ] || { say "neither symm nor OSHMEM can run"; exit 1; }
 
-# need COMMAND PACKAGE WHY: whether COMMAND is here, after installing Debian's PACKAGE when it
-# is missing (as root, or through sudo), as scripts/deps.sh does for the build.
+# need COMMAND PACKAGE WHY LOSS: whether COMMAND is here, after installing Debian's PACKAGE when
+# it is missing (as root, or through sudo), as scripts/deps.sh does for the build; when it cannot
+# be had, a note says what is lost.
 need() {
     command -v "$1" >/dev/null && return 0
-    command -v apt-get >/dev/null || return 1
+    if ! command -v apt-get >/dev/null; then
+        note "$1: missing and $2 could not be installed; $4"
+        return 1
+    fi
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     say "installing $2 $3"
     if ! { $sudo apt-get update -q &&
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-            "$2"; } >"$work/apt.log" 2>&1; then
+            "$2"; } >"$work/apt.log" 2>&1 || ! command -v "$1" >/dev/null; then
         tail -n 5 "$work/apt.log" >&2
+        note "$1: missing and $2 could not be installed; $4"
         return 1
     fi
-    command -v "$1" >/dev/null
 }
 have_plot=no
-if grep -q "|$sweep_at|" <<<"$ROWS"; then
-    if need gnuplot gnuplot-nox "to draw the plot"; then
-        have_plot=yes
-    else
-        note "gnuplot: missing and gnuplot-nox could not be installed; the plot is not drawn"
-    fi
+if grep -q "|$sweep_at|" <<<"$ROWS" && need gnuplot gnuplot-nox "to draw the plot" \
+    "the plot is not drawn"; then
+    have_plot=yes
 fi
 
 # The network's own floor across virtual nodes: UCX's active-message ping-pong between two
 # processes on the same transports (ucx_perftest, Debian's ucx-utils), 8 B: its one-way latency
 # (ucx_oneway) and twice that (ucx_rtt), what any round trip over the network costs.
 have_ucx_floor=no
-if grep -q "^ucx_" <<<"$FLOORS"; then
-    if need ucx_perftest ucx-utils "for the network's floor"; then
-        have_ucx_floor=yes
-    else
-        note "ucx_perftest: missing and ucx-utils could not be installed; the UCX floors are left out"
-    fi
+if grep -q "^ucx_" <<<"$FLOORS" && need ucx_perftest ucx-utils "for the network's floor" \
+    "the UCX floors are left out"; then
+    have_ucx_floor=yes
 fi
 ucx_floor() {
     local port=$((20000 + RANDOM % 20000)) srv us
