@@ -3,14 +3,12 @@
 /*
  * The GPU part of a PE: start (settings, device, context, device window, library kernels,
  * device state), the device heap and its collective allocation calls, host RMA on device
- * memory, the registry of modules that hold a copy of the device state, and the error path.
+ * memory, and the registry of modules that hold a copy of the device state.
  *
  * Device heap. The window is one cuMemAddressReserve of n_pes * stride device addresses;
- * this PE's heap is its slot, and every peer's heap is mapped into the peer's slot, so a
- * peer address is addr + (pe - me) * stride on host and device alike. The heap is backed by
- * chunks: cuMemCreate (POSIX file descriptor handle), mapped into the own slot, exported as a
- * descriptor, passed to every PE through the bootstrap, imported and mapped into the owner's
- * slot there; each process grants its own GPU access to each mapping. Allocation is
+ * this PE's heap is its slot, and every peer's heap is mapped into the peer's slot (the CUDA
+ * transport maps them, tl/cuda/cuda.c). The heap is backed by chunks (cuMemCreate) mapped
+ * into the own slot and shared with every PE. Allocation is
  * deterministic (the same offsets on every PE), so every PE grows its heap in the same call
  * by the same chunk: the chunk is created before the allocation's agreement barrier (a PE
  * whose GPU is short of memory makes the call fail on every PE) and shared after it.
@@ -25,10 +23,7 @@
 
 #include "gpu/gpu_int.h"
 
-symm_gpu_t symm_gpu_g = {.ordinal = -1, .mode = -1};
-
-/* Extern name of the library kernels' fat binary (fatbin.c). */
-extern const unsigned char symm_gpu_fatbin[];
+symm_gpu_t symm_gpu_g = {.mode = -1};
 
 #define MAX_MODULES 256
 static struct {
@@ -43,63 +38,11 @@ static size_t round_up(size_t v, size_t a)
 }
 
 /* ---- Errors ------------------------------------------------------------------------------ */
-/* The device check's report, as "call(args) in a kernel: what", or NULL. */
-static const char *device_report(char *buf, size_t len)
-{
-    const symm_dev_err_t *e = symm_gpu_g.err;
-
-    if (!e || e->set != 1)
-        return NULL;
-    switch (e->what) {
-    case SYMM_DEV_ERR_PE:
-        snprintf(buf, len, "%s(addr=%#llx, pe=%d) in a kernel: pe %d is out of range (the job "
-                 "has %d PEs, 0..%d)", e->call, e->addr, e->pe, e->pe, e->n_pes, e->n_pes - 1);
-        break;
-    case SYMM_DEV_ERR_ADDR:
-        snprintf(buf, len, "%s(addr=%#llx, bytes=%llu, pe=%d) in a kernel: [%#llx, %#llx) is not "
-                 "in the device heap (%p..%p)", e->call, e->addr, e->bytes, e->pe, e->addr,
-                 e->addr + e->bytes, (void *)symm_gpu_g.base,
-                 (void *)(symm_gpu_g.base + symm_gpu_g.heap_size));
-        break;
-    case SYMM_DEV_ERR_INIT:
-        snprintf(buf, len, "%s in a kernel: the device state of its module is not set "
-                 "(called before shmem_init, or the module was not registered)", e->call);
-        break;
-    case SYMM_DEV_ERR_ALIGN:
-        snprintf(buf, len, "%s(addr=%#llx) in a kernel: the address is not %llu-byte aligned",
-                 e->call, e->addr, e->bytes);
-        break;
-    case SYMM_DEV_ERR_TEAM:
-        snprintf(buf, len, "%s(team=%#llx) in a kernel: not a team of this PE (SHMEM_TEAM_INVALID, "
-                 "destroyed, or not a team handle)", e->call, e->addr);
-        break;
-    default:
-        snprintf(buf, len, "%s(addr=%#llx) in a kernel: bad argument %llu", e->call, e->addr,
-                 e->bytes);
-        break;
-    }
-    return buf;
-}
-
-void symm_gpu_cu_fail(const char *call, const char *what, CUresult r)
-{
-    char err[160], dev[400];
-
-    if (device_report(dev, sizeof(dev)))
-        symm_fatal("%s", dev);
-    symm_cu_str(r, err, sizeof(err));
-    if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
-        r == CUDA_ERROR_ILLEGAL_INSTRUCTION || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
-        r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_ASSERT)
-        symm_fatal("%s: a kernel on this PE (GPU %d) faulted: %s", call, symm_gpu_g.ordinal, err);
-    symm_fatal("%s: %s failed: %s", call, what, err);
-}
-
 SYMM_EXPORT void shmemx_gpu_fail(const char *call, const char *what)
 {
     char dev[400];
 
-    if (device_report(dev, sizeof(dev)))
+    if (symm_cuda_report(dev, sizeof(dev)))
         symm_fatal("%s (seen by %s: %s)", dev, call, what);
     symm_fatal("%s: %s", call, what);
 }
@@ -213,7 +156,7 @@ static int pick_device(const char *call, int count)
 static void set_access(const char *call, char *at, size_t len)
 {
     CUmemAccessDesc acc = {.location = {.type = CU_MEM_LOCATION_TYPE_DEVICE,
-                                        .id = symm_gpu_g.dev},
+                                        .id = symm_cuda_g.dev},
                            .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
 
     SYMM_CU_CHECK(call, symm_cu.cuMemSetAccess((CUdeviceptr)at, len, &acc, 1));
@@ -226,8 +169,8 @@ static symm_status_t grow_local(const char *call, size_t top, char *why, size_t 
     CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
                                 .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
                                 .location = {.type = CU_MEM_LOCATION_TYPE_DEVICE,
-                                             .id = symm_gpu_g.dev}};
-    size_t off = symm_gpu_g.backed, len = top - off;
+                                             .id = symm_cuda_g.dev}};
+    size_t off = symm_cuda_g.backed, len = top - off;
     CUmemGenericAllocationHandle h;
     CUresult r;
 
@@ -246,15 +189,15 @@ static symm_status_t grow_local(const char *call, size_t top, char *why, size_t 
         size_t free_b = 0, total = 0;
         symm_cu.cuMemGetInfo(&free_b, &total);
         snprintf(why, why_len, "GPU %d has %zu MiB free, %zu MiB more were needed",
-                 symm_gpu_g.ordinal, free_b >> 20, len >> 20);
+                 symm_cuda_g.ordinal, free_b >> 20, len >> 20);
         return SYMM_ERR_NOMEM;
     }
     SYMM_CU_CHECK(call, r);
-    SYMM_CU_CHECK(call, symm_cu.cuMemMap((CUdeviceptr)(symm_gpu_g.base + off), len, 0, h, 0));
-    set_access(call, symm_gpu_g.base + off, len);
+    SYMM_CU_CHECK(call, symm_cu.cuMemMap((CUdeviceptr)(symm_cuda_g.base + off), len, 0, h, 0));
+    set_access(call, symm_cuda_g.base + off, len);
     symm_gpu_g.chunks[symm_gpu_g.nchunks++] = (symm_gpu_chunk_t){.off = off, .len = len,
                                                                  .handle = h};
-    symm_gpu_g.backed = top;
+    symm_cuda_g.backed = top;
     return SYMM_OK;
 }
 
@@ -263,58 +206,18 @@ static void shrink_local(const char *call)
 {
     symm_gpu_chunk_t *c = &symm_gpu_g.chunks[--symm_gpu_g.nchunks];
 
-    SYMM_CU_CHECK(call, symm_cu.cuMemUnmap((CUdeviceptr)(symm_gpu_g.base + c->off), c->len));
+    SYMM_CU_CHECK(call, symm_cu.cuMemUnmap((CUdeviceptr)(symm_cuda_g.base + c->off), c->len));
     SYMM_CU_CHECK(call, symm_cu.cuMemRelease(c->handle));
-    symm_gpu_g.backed = c->off;
+    symm_cuda_g.backed = c->off;
 }
 
 /* Collective: every PE passes its last chunk to every other, which maps it into the owner's
- * slot. One node only (start checks that every PE is reachable). */
+ * slot. */
 static void share_last(const char *call)
 {
-    int n = symm_g.n_pes, me = symm_g.my_pe, fd = -1, *all = malloc(sizeof(int) * n);
     const symm_gpu_chunk_t *c = &symm_gpu_g.chunks[symm_gpu_g.nchunks - 1];
-    const CUmemAccessDesc acc = {.location = {.type = CU_MEM_LOCATION_TYPE_DEVICE,
-                                              .id = symm_gpu_g.dev},
-                                 .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
-    symm_status_t st;
 
-    if (!all)
-        symm_fatal("%s: out of host memory", call);
-    SYMM_CU_CHECK(call, symm_cu.cuMemExportToShareableHandle(
-                            &fd, c->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-    st = symm_g.boot->exchange_fds(&fd, 1, symm_g.win_first, symm_g.win_n, all);
-    if (st != SYMM_OK)
-        symm_fatal("%s: cannot pass the device heap to the other PEs: %s", call,
-                   symm_status_str(st));
-    for (int pe = 0; pe < n; pe++) {
-        char *at = symm_gpu_g.win + (size_t)pe * symm_gpu_g.stride + c->off;
-        CUmemGenericAllocationHandle h;
-        CUresult r;
-
-        if (pe == me)
-            continue;
-        r = symm_cu.cuMemImportFromShareableHandle(&h, (void *)(uintptr_t)all[pe],
-                                                   CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-        if (r != CUDA_SUCCESS) {
-            char err[160];
-            symm_fatal("%s: cannot import the device heap of pe %d: %s", call, pe,
-                       symm_cu_str(r, err, sizeof(err)));
-        }
-        SYMM_CU_CHECK(call, symm_cu.cuMemMap((CUdeviceptr)at, c->len, 0, h, 0));
-        SYMM_CU_CHECK(call, symm_cu.cuMemRelease(h));
-        r = symm_cu.cuMemSetAccess((CUdeviceptr)at, c->len, &acc, 1);
-        if (r != CUDA_SUCCESS) {
-            char err[160];
-            symm_fatal("%s: GPU %d of this PE cannot reach the GPU memory of pe %d (no peer "
-                       "access between them): %s", call, symm_gpu_g.ordinal, pe,
-                       symm_cu_str(r, err, sizeof(err)));
-        }
-    }
-    for (int pe = 0; pe < n; pe++)
-        close(all[pe]);
-    close(fd);
-    free(all);
+    symm_cuda_share(call, c->handle, c->off, c->len);
 }
 
 /* ---- Teams on the device -------------------------------------------------------------------
@@ -329,7 +232,7 @@ static symm_dev_team_t dev_teams[SYMM_DEV_TEAM_TABLE];
 
 static void teams_upload(const char *call)
 {
-    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD((CUdeviceptr)(symm_gpu_g.base +
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD((CUdeviceptr)(symm_cuda_g.base +
                                                            offsetof(symm_dev_internal_t, teams)),
                                              dev_teams, sizeof(dev_teams)));
 }
@@ -348,9 +251,9 @@ static void slot_reset(const char *call, int slot)
                                 SLOT_RANGE(tch_done, slot)};
 
     for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
-        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_gpu_g.base + ranges[i][0]),
-                                                    0, ranges[i][1], symm_gpu_g.copy));
-    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_cuda_g.base + ranges[i][0]),
+                                                    0, ranges[i][1], symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
 }
 
 void symm_gpu_team_add(const symm_team_t *t)
@@ -363,9 +266,9 @@ void symm_gpu_team_add(const symm_team_t *t)
         i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1);
     dev_teams[i] = (symm_dev_team_t){.handle = h, .slot = t->slot, .start = t->start,
                                      .stride = t->stride, .size = t->size, .me = t->me};
-    if (!symm_gpu_g.started)
+    if (!symm_cuda_g.started)
         return;
-    symm_gpu_bind(call);
+    symm_cuda_bind(call);
     slot_reset(call, t->slot);
     teams_upload(call);
 }
@@ -379,8 +282,8 @@ void symm_gpu_team_remove(const symm_team_t *t)
          k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
         if (dev_teams[i].handle == h) {
             dev_teams[i].handle = 1;
-            if (symm_gpu_g.started) {
-                symm_gpu_bind("shmem_team_destroy");
+            if (symm_cuda_g.started) {
+                symm_cuda_bind("shmem_team_destroy");
                 teams_upload("shmem_team_destroy");
             }
             return;
@@ -394,7 +297,7 @@ static void publish_state(const char *call)
     CUdeviceptr g;
     size_t len;
 
-    SYMM_CU_CHECK(call, symm_cu.cuModuleGetGlobal(&g, &len, symm_gpu_g.module, "symm_dev_c"));
+    SYMM_CU_CHECK(call, symm_cu.cuModuleGetGlobal(&g, &len, symm_cuda_g.module, "symm_dev_c"));
     if (len != sizeof(symm_dev_state_t))
         symm_fatal("%s: the library's kernels were built against another device state", call);
     SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD(g, &symm_gpu_g.state, len));
@@ -404,22 +307,6 @@ static void publish_state(const char *call)
             symm_fatal("%s: cannot set the device state of a module of this program: %s", call,
                        err);
     }
-}
-
-static void load_kernels(const char *call)
-{
-    CUresult r = symm_cu.cuModuleLoadData(&symm_gpu_g.module, symm_gpu_fatbin);
-
-    if (r != CUDA_SUCCESS) {
-        char err[160];
-        symm_fatal("%s: the library's GPU kernels (built for sm_90) do not load on GPU %d: %s",
-                   call, symm_gpu_g.ordinal, symm_cu_str(r, err, sizeof(err)));
-    }
-#define SYMM_GPU_LOAD(k)                                                                         \
-    SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(&symm_gpu_g.k_##k, symm_gpu_g.module,        \
-                                                    "symm_k_" #k));
-    SYMM_GPU_KERNELS(SYMM_GPU_LOAD)
-#undef SYMM_GPU_LOAD
 }
 
 static void check_device(const char *call)
@@ -435,17 +322,17 @@ static void check_device(const char *call)
     };
     char name[128] = "?";
 
-    symm_cu.cuDeviceGetName(name, sizeof(name), symm_gpu_g.dev);
+    symm_cu.cuDeviceGetName(name, sizeof(name), symm_cuda_g.dev);
     for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
         int v = 0;
-        SYMM_CU_CHECK(call, symm_cu.cuDeviceGetAttribute(&v, need[i].attr, symm_gpu_g.dev));
+        SYMM_CU_CHECK(call, symm_cu.cuDeviceGetAttribute(&v, need[i].attr, symm_cuda_g.dev));
         if (!v)
-            symm_fatal("%s: GPU %d (%s) does not support %s", call, symm_gpu_g.ordinal, name,
+            symm_fatal("%s: GPU %d (%s) does not support %s", call, symm_cuda_g.ordinal, name,
                        need[i].what);
     }
     SYMM_CU_CHECK(call, symm_cu.cuDeviceGetAttribute(
-                            &symm_gpu_g.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                            symm_gpu_g.dev));
+                            &symm_cuda_g.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                            symm_cuda_g.dev));
 }
 
 /* Every PE must reserve the same heap size. */
@@ -473,8 +360,8 @@ void symm_gpu_start(const char *call)
     CUdeviceptr win, err_dev;
     void *err_host;
 
-    if (symm_gpu_g.started) {
-        symm_gpu_bind(call);
+    if (symm_cuda_g.started) {
+        symm_cuda_bind(call);
         return;
     }
     symm_check_init(call);
@@ -492,6 +379,15 @@ void symm_gpu_start(const char *call)
                    SYMM_DEV_MAX_PES);
     if (symm_cu_load(why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: this PE needs a GPU: %s", call, why);
+    symm_cuda_g.env = (symm_cuda_env_t){
+        .rank = symm_g.my_pe,
+        .size = symm_g.n_pes,
+        .first = symm_g.win_first,
+        .count = symm_g.win_n,
+        .exchange_fds = symm_g.boot->exchange_fds,
+        .status_str = symm_status_str,
+        .fatal = symm_fatal,
+    };
     CUresult r = symm_cu.cuInit(0);
     if (r != CUDA_ERROR_NO_DEVICE) {
         SYMM_CU_CHECK(call, r);
@@ -499,15 +395,15 @@ void symm_gpu_start(const char *call)
     }
     /* A GPU the program chose before symm started is this PE's (as NVSHMEM takes it); else
      * SYMM_GPU_DEVICE, else the PE's rank on its host. */
-    symm_gpu_g.ordinal = chosen_device(count);
-    if (symm_gpu_g.ordinal < 0)
-        symm_gpu_g.ordinal = pick_device(call, count);
-    SYMM_CU_CHECK(call, symm_cu.cuDeviceGet(&symm_gpu_g.dev, symm_gpu_g.ordinal));
+    symm_cuda_g.ordinal = chosen_device(count);
+    if (symm_cuda_g.ordinal < 0)
+        symm_cuda_g.ordinal = pick_device(call, count);
+    SYMM_CU_CHECK(call, symm_cu.cuDeviceGet(&symm_cuda_g.dev, symm_cuda_g.ordinal));
     check_device(call);
-    SYMM_CU_CHECK(call, symm_cu.cuDevicePrimaryCtxRetain(&symm_gpu_g.ctx, symm_gpu_g.dev));
-    SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_gpu_g.ctx));
+    SYMM_CU_CHECK(call, symm_cu.cuDevicePrimaryCtxRetain(&symm_cuda_g.ctx, symm_cuda_g.dev));
+    SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_cuda_g.ctx));
 
-    prop.location.id = symm_gpu_g.dev;
+    prop.location.id = symm_cuda_g.dev;
     SYMM_CU_CHECK(call, symm_cu.cuMemGetAllocationGranularity(
                             &symm_gpu_g.gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
     symm_gpu_g.heap_size = round_up(symm_gpu_g.heap_size < SYMM_DEV_INTERNAL_SIZE + symm_gpu_g.gran
@@ -515,11 +411,11 @@ void symm_gpu_start(const char *call)
                                         : symm_gpu_g.heap_size,
                                     symm_gpu_g.gran);
     agree_size(call);
-    symm_gpu_g.stride = symm_gpu_g.heap_size;
-    SYMM_CU_CHECK(call, symm_cu.cuMemAddressReserve(&win, (size_t)symm_g.n_pes * symm_gpu_g.stride,
+    symm_cuda_g.stride = symm_gpu_g.heap_size;
+    SYMM_CU_CHECK(call, symm_cu.cuMemAddressReserve(&win, (size_t)symm_g.n_pes * symm_cuda_g.stride,
                                                     symm_gpu_g.gran, 0, 0));
-    symm_gpu_g.win = (char *)win;
-    symm_gpu_g.base = symm_gpu_g.win + (size_t)symm_g.my_pe * symm_gpu_g.stride;
+    symm_cuda_g.win = (char *)win;
+    symm_cuda_g.base = symm_cuda_g.win + (size_t)symm_g.my_pe * symm_cuda_g.stride;
     if (symm_alloc_init(&symm_gpu_g.alloc, SYMM_DEV_INTERNAL_SIZE,
                         symm_gpu_g.heap_size - SYMM_DEV_INTERNAL_SIZE) != SYMM_OK)
         symm_fatal("%s: out of host memory", call);
@@ -529,10 +425,10 @@ void symm_gpu_start(const char *call)
         SYMM_OK)
         symm_fatal("%s: cannot back the device heap's first %u bytes: %s", call,
                    SYMM_DEV_INTERNAL_SIZE, why);
-    SYMM_CU_CHECK(call, symm_cu.cuStreamCreate(&symm_gpu_g.copy, CU_STREAM_NON_BLOCKING));
-    SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)symm_gpu_g.base, 0,
-                                                symm_gpu_g.backed, symm_gpu_g.copy));
-    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamCreate(&symm_cuda_g.copy, CU_STREAM_NON_BLOCKING));
+    SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)symm_cuda_g.base, 0,
+                                                symm_cuda_g.backed, symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
     teams_upload(call);
     share_last(call);
 
@@ -541,13 +437,13 @@ void symm_gpu_start(const char *call)
                                          CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
     memset(err_host, 0, sizeof(symm_dev_err_t));
     SYMM_CU_CHECK(call, symm_cu.cuMemHostGetDevicePointer(&err_dev, err_host, 0));
-    symm_gpu_g.err = err_host;
-    load_kernels(call);
+    symm_cuda_g.err = err_host;
+    symm_cuda_load_kernels(call);
 
     symm_gpu_g.state = (symm_dev_state_t){
-        .win = symm_gpu_g.win,
-        .base = symm_gpu_g.base,
-        .stride = symm_gpu_g.stride,
+        .win = symm_cuda_g.win,
+        .base = symm_cuda_g.base,
+        .stride = symm_cuda_g.stride,
         .size = symm_gpu_g.heap_size,
         .err = (symm_dev_err_t *)err_dev,
         .team_world = SHMEM_TEAM_WORLD,
@@ -556,36 +452,19 @@ void symm_gpu_start(const char *call)
         .n_pes = symm_g.n_pes,
         .abi = SYMM_DEV_ABI,
     };
-    symm_gpu_g.started = 1;
+    symm_cuda_g.started = 1;
     publish_state(call);
-    symm_info("%s: GPU %d of %d, device heap of %zu MiB a PE at %p", call, symm_gpu_g.ordinal,
-              count, symm_gpu_g.heap_size >> 20, (void *)symm_gpu_g.win);
-}
-
-/* The process is exiting and the CUDA driver shut down before symm (an exit after an error,
- * with the program's own CUDA teardown first): it released the GPU's resources already. */
-static int driver_gone(void)
-{
-    CUcontext cur = NULL;
-
-    return symm_cu.cuCtxGetCurrent(&cur) == CUDA_ERROR_DEINITIALIZED;
-}
-
-void symm_gpu_bind(const char *call)
-{
-    CUcontext cur = NULL;
-
-    if (symm_cu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != symm_gpu_g.ctx)
-        SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_gpu_g.ctx));
+    symm_info("%s: GPU %d of %d, device heap of %zu MiB a PE at %p", call, symm_cuda_g.ordinal,
+              count, symm_gpu_g.heap_size >> 20, (void *)symm_cuda_g.win);
 }
 
 void symm_gpu_need(const char *call)
 {
     symm_check_init(call);
-    if (!symm_gpu_g.started)
+    if (!symm_cuda_g.started)
         symm_fatal("%s: the GPU part has not started: allocate device memory "
                    "(shmemx_malloc_device) first, or set SYMM_GPU=1", call);
-    symm_gpu_bind(call);
+    symm_cuda_bind(call);
 }
 
 /* ---- Hooks of the core -------------------------------------------------------------------- */
@@ -601,88 +480,63 @@ void symm_gpu_fini(void)
 {
     const char *call = "shmem_finalize";
 
-    if (!symm_gpu_g.started || driver_gone())
+    if (!symm_cuda_g.started || symm_cuda_gone())
         return;
-    symm_gpu_bind(call);
+    symm_cuda_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
     for (size_t i = symm_gpu_g.nchunks; i-- > 0;) {
         const symm_gpu_chunk_t *c = &symm_gpu_g.chunks[i];
-        for (int pe = 0; pe < symm_g.n_pes; pe++)
-            SYMM_CU_CHECK(call, symm_cu.cuMemUnmap(
-                                    (CUdeviceptr)(symm_gpu_g.win + (size_t)pe * symm_gpu_g.stride +
-                                                  c->off),
-                                    c->len));
+        symm_cuda_unmap(call, c->off, c->len);
         SYMM_CU_CHECK(call, symm_cu.cuMemRelease(c->handle));
     }
-    SYMM_CU_CHECK(call, symm_cu.cuMemAddressFree((CUdeviceptr)symm_gpu_g.win,
-                                                 (size_t)symm_g.n_pes * symm_gpu_g.stride));
-    SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_gpu_g.module));
-    SYMM_CU_CHECK(call, symm_cu.cuStreamDestroy(symm_gpu_g.copy));
-    SYMM_CU_CHECK(call, symm_cu.cuMemFreeHost(symm_gpu_g.err));
-    symm_gpu_g.err = NULL;
+    SYMM_CU_CHECK(call, symm_cu.cuMemAddressFree((CUdeviceptr)symm_cuda_g.win,
+                                                 (size_t)symm_g.n_pes * symm_cuda_g.stride));
+    SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.module));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamDestroy(symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuMemFreeHost(symm_cuda_g.err));
+    symm_cuda_g.err = NULL;
     symm_alloc_fini(&symm_gpu_g.alloc);
     free(symm_gpu_g.chunks);
     symm_gpu_g.chunks = NULL;
     symm_gpu_g.nchunks = symm_gpu_g.chunks_cap = 0;
-    symm_gpu_g.backed = 0;
-    symm_gpu_g.queued = 0;
-    symm_gpu_g.started = 0;
-    symm_cu.cuDevicePrimaryCtxRelease(symm_gpu_g.dev);
-    symm_gpu_g.ordinal = -1;
+    symm_cuda_g.backed = 0;
+    symm_cuda_g.queued = 0;
+    symm_cuda_g.started = 0;
+    symm_cu.cuDevicePrimaryCtxRelease(symm_cuda_g.dev);
+    symm_cuda_g.ordinal = -1;
 }
 
-/* Host RMA on the device heap: a copy on the library's stream, through the peer's window
- * address. Blocking calls wait for it; _nbi calls leave it queued for symm_gpu_quiet. */
-static symm_status_t host_copy(void *dest, const void *src, size_t n, int pe, int put, int nbi)
-{
-    const char *sym = put ? dest : src;
-    const char *call = put ? "a host put to the device heap" : "a host get from the device heap";
-    char *peer;
-
-    if (!symm_gpu_local(sym, n))
-        return SYMM_ERR_INVALID;
-    if (n == 0)
-        return SYMM_OK;
-    peer = symm_gpu_xlate(sym, pe);
-    symm_gpu_bind(call);
-    SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)(put ? peer : dest),
-                                              (CUdeviceptr)(put ? src : peer), n,
-                                              symm_gpu_g.copy));
-    symm_gpu_g.queued = 1;
-    symm_g.gpu_queued = 1;
-    if (!nbi)
-        symm_gpu_quiet();
-    return SYMM_OK;
-}
-
+/* Host RMA on the device heap: a copy on the transport's stream. */
 symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put)
 {
-    return host_copy(dest, src, n, pe, put, 0);
+    symm_status_t st = symm_cuda_copy(dest, src, n, pe, put, 0);
+
+    symm_g.gpu_queued = symm_cuda_g.queued;
+    return st;
 }
 
 symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put)
 {
-    return host_copy(dest, src, n, pe, put, 1);
+    symm_status_t st = symm_cuda_copy(dest, src, n, pe, put, 1);
+
+    symm_g.gpu_queued = symm_cuda_g.queued;
+    return st;
 }
 
 void symm_gpu_quiet(void)
 {
-    if (!symm_gpu_g.queued)
-        return;
-    symm_gpu_bind("shmem_quiet");
-    SYMM_CU_CHECK("shmem_quiet", symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
-    symm_gpu_g.queued = 0;
+    symm_cuda_quiet();
     symm_g.gpu_queued = 0;
 }
 
 void *symm_gpu_ptr(const void *addr, int pe)
 {
-    uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_gpu_g.base;
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_cuda_g.base;
 
-    if (!symm_gpu_g.started || off >= symm_gpu_g.heap_size ||
+    if (!symm_cuda_g.started || off >= symm_gpu_g.heap_size ||
         (unsigned)pe >= (unsigned)symm_g.n_pes)
         return NULL;
-    return symm_gpu_xlate(addr, pe);
+    return symm_cuda_xlate(addr, pe);
 }
 
 /* ---- Device heap ---------------------------------------------------------------------------- */
@@ -707,11 +561,11 @@ static void *dev_malloc(const char *call, size_t size, size_t align)
         snprintf(why, sizeof(why), "SYMM_DEVICE_HEAP_SIZE is %zu bytes, %zu in use",
                  symm_gpu_g.heap_size, symm_gpu_g.alloc.in_use);
     top = off + size;
-    if (result >= 0 && top > symm_gpu_g.backed) {
-        size_t quarter = symm_gpu_g.backed / 4;
+    if (result >= 0 && top > symm_cuda_g.backed) {
+        size_t quarter = symm_cuda_g.backed / 4;
         target = round_up(top, symm_gpu_g.gran);
-        if (target < symm_gpu_g.backed + quarter)
-            target = round_up(symm_gpu_g.backed + quarter, symm_gpu_g.gran);
+        if (target < symm_cuda_g.backed + quarter)
+            target = round_up(symm_cuda_g.backed + quarter, symm_gpu_g.gran);
         if (target > symm_gpu_g.heap_size)
             target = symm_gpu_g.heap_size;
         if (grow_local(call, target, why, sizeof(why)) == SYMM_OK) {
@@ -737,7 +591,7 @@ static void *dev_malloc(const char *call, size_t size, size_t align)
     }
     if (grown)
         share_last(call);
-    return symm_gpu_g.base + off;
+    return symm_cuda_g.base + off;
 }
 
 void *symm_gpu_malloc(const char *call, size_t size, size_t align)
@@ -749,14 +603,14 @@ void symm_gpu_poll(const char *call)
 {
     CUresult r;
 
-    if (!symm_gpu_g.started || driver_gone())
+    if (!symm_cuda_g.started || symm_cuda_gone())
         return;
-    if (symm_gpu_g.err && symm_gpu_g.err->set == 1)
-        symm_gpu_cu_fail(call, "a device check", CUDA_ERROR_ASSERT);
-    symm_gpu_bind(call);
-    r = symm_cu.cuStreamQuery(symm_gpu_g.copy);
+    if (symm_cuda_g.err && symm_cuda_g.err->set == 1)
+        symm_cuda_fail(call, "a device check", CUDA_ERROR_ASSERT);
+    symm_cuda_bind(call);
+    r = symm_cu.cuStreamQuery(symm_cuda_g.copy);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY)
-        symm_gpu_cu_fail(call, "cuStreamQuery", r);
+        symm_cuda_fail(call, "cuStreamQuery", r);
 }
 
 SYMM_EXPORT void *shmemx_malloc_device(size_t size)
@@ -783,8 +637,8 @@ SYMM_EXPORT void *shmemx_calloc_device(size_t count, size_t size)
     if (p) {
         /* Zero before any peer may write: the barrier inside malloc ran before this. */
         SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)p, 0, count * size,
-                                                    symm_gpu_g.copy));
-        SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+                                                    symm_cuda_g.copy));
+        SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
         symm_barrier_world();
     }
     return p;
@@ -793,14 +647,14 @@ SYMM_EXPORT void *shmemx_calloc_device(size_t count, size_t size)
 SYMM_EXPORT void shmemx_free_device(void *ptr)
 {
     const char *call = "shmemx_free_device";
-    uintptr_t off = (uintptr_t)ptr - (uintptr_t)symm_gpu_g.base;
+    uintptr_t off = (uintptr_t)ptr - (uintptr_t)symm_cuda_g.base;
 
     symm_check_init(call);
-    if (ptr != NULL && (!symm_gpu_g.started || off >= symm_gpu_g.heap_size ||
+    if (ptr != NULL && (!symm_cuda_g.started || off >= symm_gpu_g.heap_size ||
                         symm_alloc_size_of(&symm_gpu_g.alloc, off) == 0))
         symm_fatal("%s(ptr=%p): not a block returned by a device heap allocation", call, ptr);
-    if (symm_gpu_g.started) {
-        symm_gpu_bind(call);
+    if (symm_cuda_g.started) {
+        symm_cuda_bind(call);
         SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
     }
     symm_barrier_world();
@@ -814,7 +668,7 @@ SYMM_EXPORT void *shmemx_device_heap_base(int pe)
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("shmemx_device_heap_base(pe=%d): pe %d is out of range (the job has %d PEs, "
                    "0..%d)", pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    return symm_gpu_g.started ? symm_gpu_g.win + (size_t)pe * symm_gpu_g.stride : NULL;
+    return symm_cuda_g.started ? symm_cuda_g.win + (size_t)pe * symm_cuda_g.stride : NULL;
 }
 
 SYMM_EXPORT size_t shmemx_device_heap_size(void)
@@ -828,7 +682,7 @@ SYMM_EXPORT size_t shmemx_device_heap_size(void)
 
 SYMM_EXPORT int shmemx_gpu_device(void)
 {
-    return symm_gpu_g.started ? symm_gpu_g.ordinal : -1;
+    return symm_cuda_g.started ? symm_cuda_g.ordinal : -1;
 }
 
 /* ---- Modules ------------------------------------------------------------------------------ */
@@ -847,7 +701,7 @@ SYMM_EXPORT int shmemx_gpu_register_module(const char *(*set_state)(const void *
         abort();
     }
     modules[nmodules++].set_state = set_state;
-    if (symm_gpu_g.started) {
+    if (symm_cuda_g.started) {
         const char *err = set_state(&symm_gpu_g.state, sizeof(symm_gpu_g.state));
         if (err)
             symm_fatal("shmemx_gpu_register_module: cannot set the device state of a module "

@@ -16,19 +16,13 @@
 /* Collectives: bytes a channel (block) of the large protocol moves, at least. */
 #define CHANNEL_BYTES (256u << 10)
 
-static void launch(const char *call, CUfunction f, unsigned grid, unsigned block, CUstream s,
-                   void **args)
-{
-    SYMM_CU_CHECK(call, symm_cu.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, args, NULL));
-}
-
 /* [addr, addr + n) must lie in this PE's device heap. */
 static void check_dev(const char *call, const char *what, const void *addr, size_t n)
 {
-    if (!symm_gpu_local(addr, n))
+    if (!symm_cuda_local(addr, n))
         symm_fatal("%s(%s=%p, bytes=%zu): [%p, %p) is not in the device heap (%p..%p)", call, what,
                    addr, n, addr, (const void *)((const char *)addr + n),
-                   (void *)symm_gpu_g.base, (void *)(symm_gpu_g.base + symm_gpu_g.backed));
+                   (void *)symm_cuda_g.base, (void *)(symm_cuda_g.base + symm_cuda_g.backed));
 }
 
 static void check_pe(const char *call, const void *addr, int pe)
@@ -69,7 +63,7 @@ static void rma(const char *call, void *dest, const void *source, size_t n, int 
     check_dev(call, put ? "dest" : "source", sym, n);
     if (n == 0)
         return;
-    peer = symm_gpu_xlate(sym, pe);
+    peer = symm_cuda_xlate(sym, pe);
     if (n >= COPY_ENGINE_MIN) {
         SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)(put ? peer : dest),
                                                   (CUdeviceptr)(put ? source : peer), n, s));
@@ -78,7 +72,7 @@ static void rma(const char *call, void *dest, const void *source, size_t n, int 
     void *d = put ? peer : dest;
     const void *src = put ? source : peer;
     void *args[] = {&d, &src, &n};
-    launch(call, put ? symm_gpu_g.k_put : symm_gpu_g.k_get, 1, 512, s, args);
+    symm_cuda_launch(call, put ? symm_cuda_g.k_put : symm_cuda_g.k_get, 1, 512, s, args);
 }
 
 SYMM_EXPORT void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
@@ -106,15 +100,15 @@ static void put_signal(const char *call, void *dest, const void *source, size_t 
     check_signal(call, sig_addr, sig_op);
     if (dest) {
         check_dev(call, "dest", dest, n);
-        peer = symm_gpu_xlate(dest, pe);
+        peer = symm_cuda_xlate(dest, pe);
     }
     if (n >= COPY_ENGINE_MIN) {
         SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)peer, (CUdeviceptr)source, n, s));
         n = 0;
     }
-    sig = symm_gpu_xlate(sig_addr, pe);
+    sig = symm_cuda_xlate(sig_addr, pe);
     void *args[] = {&peer, &source, &n, &sig, &value, &sig_op};
-    launch(call, symm_gpu_g.k_put_signal, 1, n ? 512 : 32, s, args);
+    symm_cuda_launch(call, symm_cuda_g.k_put_signal, 1, n ? 512 : 32, s, args);
 }
 
 SYMM_EXPORT void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
@@ -147,7 +141,7 @@ SYMM_EXPORT void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
         symm_fatal("%s(sig_addr=%p, cmp=%d): unknown comparison (SHMEM_CMP_EQ..SHMEM_CMP_LE)",
                    call, (void *)sig_addr, cmp);
     void *args[] = {&sig_addr, &cmp, &value};
-    launch(call, symm_gpu_g.k_signal_wait, 1, 32, stream, args);
+    symm_cuda_launch(call, symm_cuda_g.k_signal_wait, 1, 32, stream, args);
 }
 
 SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
@@ -163,7 +157,7 @@ static void barrier(const char *call, shmem_team_t team, int quiet, CUstream s)
     symm_gpu_start(call);
     symm_dev_tv_t tv = team_view(symm_team_get(team, call));
     void *args[] = {&quiet, &tv};
-    launch(call, symm_gpu_g.k_barrier, 1, 32, s, args);
+    symm_cuda_launch(call, symm_cuda_g.k_barrier, 1, 32, s, args);
 }
 
 SYMM_EXPORT void shmemx_barrier_all_on_stream(struct CUstream_st *stream)
@@ -266,21 +260,21 @@ static int exchange(const char *call, shmem_team_t team, CUfunction f, void *des
     check_dev(call, "source", source, alltoall ? recv : nbytes);
     sh = shape(t, nbytes, recv);
     void *args[] = {&dest, &source, &nbytes, &sh.ll, &sh.tv};
-    launch(call, f, sh.grid, sh.block, s, args);
+    symm_cuda_launch(call, f, sh.grid, sh.block, s, args);
     return 0;
 }
 
 SYMM_EXPORT int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                              size_t nelems, struct CUstream_st *stream)
 {
-    return exchange("shmemx_alltoallmem_on_stream", team, symm_gpu_g.k_alltoall, dest, source,
+    return exchange("shmemx_alltoallmem_on_stream", team, symm_cuda_g.k_alltoall, dest, source,
                     nelems, 1, stream);
 }
 
 SYMM_EXPORT int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                              size_t nelems, struct CUstream_st *stream)
 {
-    return exchange("shmemx_fcollectmem_on_stream", team, symm_gpu_g.k_fcollect, dest, source,
+    return exchange("shmemx_fcollectmem_on_stream", team, symm_cuda_g.k_fcollect, dest, source,
                     nelems, 0, stream);
 }
 
@@ -296,7 +290,7 @@ static int bcast(const char *call, shmem_team_t team, void *dest, const void *so
     check_dev(call, "source", source, nelems);
     launch_shape_t sh = shape(t, nelems, nelems);
     void *args[] = {&dest, &source, &nelems, &PE_root, &sh.ll, &sh.tv};
-    launch(call, symm_gpu_g.k_broadcast, sh.grid, sh.block, stream, args);
+    symm_cuda_launch(call, symm_cuda_g.k_broadcast, sh.grid, sh.block, stream, args);
     return 0;
 }
 
@@ -356,11 +350,11 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
     if (!*f) {
         char name[64];
         snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);
-        SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_gpu_g.module, name));
+        SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_cuda_g.module, name));
     }
     launch_shape_t sh = shape(t, nbytes, recv);
     void *args[] = {&dest, &source, &nreduce, &sh.ll, &sh.tv};
-    launch(call, *f, sh.grid, sh.block, s, args);
+    symm_cuda_launch(call, *f, sh.grid, sh.block, s, args);
     return 0;
 }
 
@@ -381,7 +375,7 @@ SYMM_TYPE_TABLE(REDUCE_ROW, _)
 /* ---- Host collectives on device-heap buffers ------------------------------------------------ */
 int symm_gpu_holds(const void *addr)
 {
-    return symm_gpu_local(addr, 1) != NULL;
+    return symm_cuda_local(addr, 1) != NULL;
 }
 
 /* A host collective is ordered after all of this PE's earlier GPU work, as a host call of the
@@ -396,7 +390,7 @@ static void host_order(const char *call)
 /* The call's kernels done (host_order bound the device to this thread). */
 static void host_wait(const char *call)
 {
-    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_gpu_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
 }
 
 void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
@@ -407,10 +401,10 @@ void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, cons
 
     host_order(call);
     if (what == SYMM_GPU_BCAST)
-        bcast(call, t, dest, source, nbytes, root, symm_gpu_g.copy);
+        bcast(call, t, dest, source, nbytes, root, symm_cuda_g.copy);
     else
-        exchange(call, t, a2a ? symm_gpu_g.k_alltoall : symm_gpu_g.k_fcollect, dest, source,
-                 nbytes, a2a, symm_gpu_g.copy);
+        exchange(call, t, a2a ? symm_cuda_g.k_alltoall : symm_cuda_g.k_fcollect, dest, source,
+                 nbytes, a2a, symm_cuda_g.copy);
     host_wait(call);
 }
 
@@ -418,6 +412,6 @@ void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *
                           size_t nreduce, int type, int op)
 {
     host_order(call);
-    reduce(call, (shmem_team_t)team, dest, source, nreduce, type, op, symm_gpu_g.copy);
+    reduce(call, (shmem_team_t)team, dest, source, nreduce, type, op, symm_cuda_g.copy);
     host_wait(call);
 }

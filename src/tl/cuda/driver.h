@@ -6,8 +6,8 @@
  * driver function the GPU part calls, found with cuGetProcAddress for the CUDA 12.0 ABI, so
  * any driver from 12.0 on serves. Types come from cuda.h at build time only.
  */
-#ifndef SYMM_GPU_DRIVER_H
-#define SYMM_GPU_DRIVER_H
+#ifndef SYMM_TL_CUDA_DRIVER_H
+#define SYMM_TL_CUDA_DRIVER_H
 
 #include <cuda.h>
 

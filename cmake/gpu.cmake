@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# The GPU part, included by the top-level CMakeLists.txt when nvcc is found. libsymm links no
-# CUDA library: the driver is loaded at run time (driver.c), and the library's kernels are a
-# fat binary built here by nvcc and carried inside libsymm (fatbin.c, generated). Only sm_90
+# The GPU part, included by the top-level CMakeLists.txt when nvcc is found: the CUDA transport
+# (src/tl/cuda) and the files of the other folders that run on it. libsymm links no CUDA
+# library: the driver is loaded at run time (src/tl/cuda/driver.c), and the library's kernels
+# are a fat binary built here by nvcc and carried inside libsymm (fatbin.c, generated into the
+# build's src/tl/cuda, so that its object sits in the transport's folder). Only sm_90
 # machine code plus compute_90 PTX (which newer GPUs compile at load) is built, to keep CI
 # builds short; SYMM_CUDA_ARCH changes the architecture.
 set(SYMM_CUDA_ARCH "90" CACHE STRING "CUDA architecture of the GPU code (machine code + PTX)")
@@ -10,24 +12,24 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52
 endif()
 find_package(CUDAToolkit REQUIRED)
 
-set(SYMM_GPU_FATBIN ${CMAKE_CURRENT_BINARY_DIR}/symm_kernels.fatbin)
-set(SYMM_GPU_FATBIN_C ${CMAKE_CURRENT_BINARY_DIR}/symm_fatbin.c)
+set(SYMM_GPU_FATBIN ${CMAKE_CURRENT_BINARY_DIR}/src/tl/cuda/kernels.fatbin)
+set(SYMM_GPU_FATBIN_C ${CMAKE_CURRENT_BINARY_DIR}/src/tl/cuda/fatbin.c)
 file(GLOB SYMM_GPU_DEVICE_HEADERS ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/impl/*)
 add_custom_command(OUTPUT ${SYMM_GPU_FATBIN}
   COMMAND ${CMAKE_CUDA_COMPILER} -fatbin -std=c++17 -O3 -lineinfo -Xfatbin=-compress-all
           -gencode arch=compute_${SYMM_CUDA_ARCH},code=sm_${SYMM_CUDA_ARCH}
           -gencode arch=compute_${SYMM_CUDA_ARCH},code=compute_${SYMM_CUDA_ARCH}
           -I${CMAKE_CURRENT_SOURCE_DIR}/include
-          -o ${SYMM_GPU_FATBIN} ${CMAKE_CURRENT_SOURCE_DIR}/src/gpu/kernels.cu
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/gpu/kernels.cu ${SYMM_GPU_DEVICE_HEADERS}
+          -o ${SYMM_GPU_FATBIN} ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/kernels.cu
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/kernels.cu ${SYMM_GPU_DEVICE_HEADERS}
           ${CMAKE_CURRENT_SOURCE_DIR}/include/shmem.h
           ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/types.def
   COMMENT "Building the library's GPU kernels (sm_${SYMM_CUDA_ARCH} + PTX)"
   VERBATIM)
-configure_file(${CMAKE_CURRENT_SOURCE_DIR}/src/gpu/fatbin.c.in ${SYMM_GPU_FATBIN_C} @ONLY)
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/fatbin.c.in ${SYMM_GPU_FATBIN_C} @ONLY)
 set_source_files_properties(${SYMM_GPU_FATBIN_C} PROPERTIES OBJECT_DEPENDS ${SYMM_GPU_FATBIN})
 
-set(SYMM_GPU_HOST_SOURCES src/gpu/driver.c src/gpu/gpu.c src/gpu/stream.c)
+set(SYMM_GPU_HOST_SOURCES src/tl/cuda/driver.c src/tl/cuda/cuda.c src/gpu/gpu.c src/gpu/stream.c)
 set_source_files_properties(${SYMM_GPU_HOST_SOURCES} PROPERTIES
   INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")
 list(APPEND SYMM_SOURCES ${SYMM_GPU_HOST_SOURCES} ${SYMM_GPU_FATBIN_C})

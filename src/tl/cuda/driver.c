@@ -7,7 +7,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-#include "gpu/driver.h"
+#include "tl/cuda/driver.h"
 
 symm_cu_t symm_cu;
 
