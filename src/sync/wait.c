@@ -32,6 +32,10 @@
 #include "gpu/gpu.h"
 
 #define SLEEP_NS 2000000L
+/* Across nodes a PE that shares its CPU keeps yielding and polling the network this long
+ * before it sleeps: a message that lands meanwhile is taken by the PE itself, where a
+ * sleeper needs the transport's thread to take it and then to wake the PE. */
+#define NET_YIELD_NS 500000L
 
 static long now_ns(void)
 {
@@ -145,7 +149,8 @@ static void wait_for(int (*ready)(const void *arg), const void *arg, const void 
 
     if (spin && spin_for(ready, arg))
         return;
-    for (int i = 0; i < symm_g.yields; i++) {
+    for (long i = 0, until = symm_g.net ? now_ns() + NET_YIELD_NS : 0;
+         i < symm_g.yields || (until && now_ns() < until); i++) {
         sched_yield();
         symm_net_progress();
         if (ready(arg))
