@@ -143,8 +143,8 @@ static void test_bitwise(void)
             SYMM_IF_##SUMPROD(RED_ROUND(NAME, T, sum) RED_ROUND(NAME, T, prod))
 EXPAND(SYMM_TYPES(DEFER_ROW, RED_TYPE))
 
-/* Complex sums and products: PE i gives (i + 1) + k i to the sum, and i to the product on PE
- * k % npes (1 elsewhere), so the product is i. */
+/* The complex rows of the table, sums and products: PE i gives (i + 1) + k i to the sum, and i
+ * to the product on PE k % npes (1 elsewhere), so the product is i. */
 #define CPLX_ROUND(NAME, T)                                                                        \
     static void red_##NAME(void)                                                                   \
     {                                                                                              \
@@ -167,8 +167,10 @@ EXPAND(SYMM_TYPES(DEFER_ROW, RED_TYPE))
                    (double)creal(d[k]), (double)cimag(d[k]));                                      \
         shmem_barrier_all();                                                                       \
     }
-CPLX_ROUND(complexd, double _Complex)
-CPLX_ROUND(complexf, float _Complex)
+#define CPLX_TYPE(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                  TOALL, TOBIT, OLD, DEV)                                                       \
+    SYMM_IF_##SUMPROD(CPLX_ROUND(NAME, T))
+EXPAND(SYMM_TYPE_TABLE_COMPLEX(DEFER_ROW, CPLX_TYPE))
 
 static void test_reductions(void)
 {
@@ -177,8 +179,10 @@ static void test_reductions(void)
         SYMM_IF_##MINMAX(red_##NAME##_max(); red_##NAME##_min();)                                  \
             SYMM_IF_##SUMPROD(red_##NAME##_sum(); red_##NAME##_prod();)
     SYMM_TYPES(RED_CALL, _)
-    red_complexd();
-    red_complexf();
+#define CPLX_CALL(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                  TOALL, TOBIT, OLD, DEV)                                                       \
+    SYMM_IF_##SUMPROD(red_##NAME();)
+    SYMM_TYPE_TABLE_COMPLEX(CPLX_CALL, _)
 }
 
 int main(void)

@@ -204,13 +204,16 @@ static void barrier(run_t *r)
 /* ---- Reductions -------------------------------------------------------------------------
  * Values exact in any order: small integers, and for floating point a multiple of 1/8 (sums)
  * or of 1/2 (products of at most a few such). */
-enum { OP_AND, OP_OR, OP_XOR, OP_MAX, OP_MIN, OP_SUM, OP_PROD, NOPS };
-static const char *const op_names[NOPS] = {"and", "or", "xor", "max", "min", "sum", "prod"};
+/* The operators of the type table, in its order: OP_and ... OP_prod. */
+#define OP_ID(A, B, OP) OP_##OP,
+#define OP_NAME(A, B, OP) #OP,
+enum { SYMM_OPS(OP_ID, _, _) NOPS };
+static const char *const op_names[NOPS] = {SYMM_OPS(OP_NAME, _, _)};
 #define SIGNED(T) ((T)-1 < (T)1)
 #define AVAL(T, op, pe, i)                                                                       \
-    ((op) <= OP_XOR ? (T)(((uint64_t)((pe) + 1) * 0x9e3779b97f4a7c15ULL) >> ((i) % 29))          \
-     : (op) <= OP_MIN ? (T)((T)(((pe) * 5 + (int)(i) * 3) % 17) - (T)(SIGNED(T) ? 8 : 0))        \
-     : (op) == OP_SUM ? (T)((T)(((pe) * 3 + (int)(i)) % 11) + (T)((pe) + 1) / (T)8)             \
+    ((op) <= OP_xor ? (T)(((uint64_t)((pe) + 1) * 0x9e3779b97f4a7c15ULL) >> ((i) % 29))          \
+     : (op) <= OP_min ? (T)((T)(((pe) * 5 + (int)(i) * 3) % 17) - (T)(SIGNED(T) ? 8 : 0))        \
+     : (op) == OP_sum ? (T)((T)(((pe) * 3 + (int)(i)) % 11) + (T)((pe) + 1) / (T)8)             \
                       : (T)((T)((((pe) + (int)(i)) % 3 == 0) ? 2 : 1) *                         \
                                 (T)((SIGNED(T) && ((pe) + (int)(i)) % 4 == 1) ? -1 : 1) +       \
                             (T)((pe) % 2) / (T)2))
@@ -265,51 +268,43 @@ typedef struct rdesc {
     }
 #define REAL_COMBINE(T)                                                                          \
     switch (op) {                                                                               \
-    case OP_AND: acc = (T)((uint64_t)acc & (uint64_t)v); break;                                 \
-    case OP_OR: acc = (T)((uint64_t)acc | (uint64_t)v); break;                                  \
-    case OP_XOR: acc = (T)((uint64_t)acc ^ (uint64_t)v); break;                                 \
-    case OP_MAX: acc = acc > v ? acc : v; break;                                                \
-    case OP_MIN: acc = acc < v ? acc : v; break;                                                \
-    case OP_SUM: acc = acc + v; break;                                                          \
+    case OP_and: acc = (T)((uint64_t)acc & (uint64_t)v); break;                                 \
+    case OP_or: acc = (T)((uint64_t)acc | (uint64_t)v); break;                                  \
+    case OP_xor: acc = (T)((uint64_t)acc ^ (uint64_t)v); break;                                 \
+    case OP_max: acc = acc > v ? acc : v; break;                                                \
+    case OP_min: acc = acc < v ? acc : v; break;                                                \
+    case OP_sum: acc = acc + v; break;                                                          \
     default: acc = acc * v; break;                                                              \
     }
-/* The to_all types and ops, as the header declares them (the type table has no column for
- * this older set). BIT: and/or/xor. */
-#define TO_ALL_TYPES(X)                                                                          \
-    X(short, short, 1) X(int, int, 1) X(long, long, 1) X(longlong, long long, 1)               \
-    X(float, float, 0) X(double, double, 0) X(longdouble, long double, 0)
-#define BITS_1(NAME, T)                                                                          \
-    TO_ALL_WRAP(NAME, T, and) TO_ALL_WRAP(NAME, T, or) TO_ALL_WRAP(NAME, T, xor)
-#define BITS_0(NAME, T)
-#define REAL_ROW(NAME, T, BIT)                                                                   \
-    HELPERS(NAME, T, AVAL(T, op, pe, i), REAL_COMBINE(T))                                       \
-    BITS_##BIT(NAME, T) TO_ALL_WRAP(NAME, T, max) TO_ALL_WRAP(NAME, T, min)                     \
-    TO_ALL_WRAP(NAME, T, sum) TO_ALL_WRAP(NAME, T, prod)
-TO_ALL_TYPES(REAL_ROW)
-#define CVAL(T, R, op, pe, i)                                                                    \
-    ((T)((R)((pe) % 3 + 1) + (R)(((pe) + (i)) % 2) * (R)I) *                                    \
-     ((op) == OP_SUM ? (T)((R)((i) % 5) - (R)2 * (R)I) : (T)1))
+/* The to_all types and ops, from the type table: and/or/xor where TOBIT, the MINMAX and
+ * SUMPROD operators where TOALL; the complex rows (sum and prod) have values of their own. */
+#define TO_ALL_OPS(M, NAME, T, MINMAX, SUMPROD, TOALL, TOBIT)                                    \
+    SYMM_IF_##TOBIT(SYMM_OPS_BITWISE(M, NAME, T))                                               \
+    SYMM_IF_##TOALL(SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(M, NAME, T))                               \
+                    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(M, NAME, T)))
+#define REAL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    SYMM_IF_##TOALL(HELPERS(NAME, T, AVAL(T, op, pe, i), REAL_COMBINE(T)))                      \
+    TO_ALL_OPS(TO_ALL_WRAP, NAME, T, MINMAX, SUMPROD, TOALL, TOBIT)
+SYMM_TYPE_TABLE_REAL(REAL_ROW, _)
+#define CVAL(T, op, pe, i)                                                                       \
+    ((T)((double)((pe) % 3 + 1) + (double)(((pe) + (i)) % 2) * I) *                            \
+     ((op) == OP_sum ? (T)((double)((i) % 5) - 2.0 * I) : (T)1))
 #define CPLX_COMBINE                                                                             \
-    acc = op == OP_SUM ? acc + v : acc * v;
-#define CPLX_ROW(NAME, T, R)                                                                     \
-    HELPERS(NAME, T, CVAL(T, R, op, pe, i), CPLX_COMBINE)                                       \
-    TO_ALL_WRAP(NAME, T, sum) TO_ALL_WRAP(NAME, T, prod)
-CPLX_ROW(complexd, double _Complex, double)
-CPLX_ROW(complexf, float _Complex, float)
+    acc = op == OP_sum ? acc + v : acc * v;
+#define CPLX_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    SYMM_IF_##TOALL(HELPERS(NAME, T, CVAL(T, op, pe, i), CPLX_COMBINE))                         \
+    TO_ALL_OPS(TO_ALL_WRAP, NAME, T, MINMAX, SUMPROD, TOALL, TOBIT)
+SYMM_TYPE_TABLE_COMPLEX(CPLX_ROW, _)
 
-#define OPS_1(NAME)                                                                              \
-    [OP_AND] = ta_##NAME##_and, [OP_OR] = ta_##NAME##_or, [OP_XOR] = ta_##NAME##_xor,
-#define OPS_0(NAME)
-#define REAL_DESC(NAME, T, BIT)                                                                  \
-    {#NAME, sizeof(T),                                                                          \
-     {OPS_##BIT(NAME)[OP_MAX] = ta_##NAME##_max, [OP_MIN] = ta_##NAME##_min,                    \
-      [OP_SUM] = ta_##NAME##_sum, [OP_PROD] = ta_##NAME##_prod},                                \
-     fill_##NAME, expect_##NAME, equal_##NAME},
-#define CPLX_DESC(NAME, T)                                                                       \
-    {#NAME, sizeof(T), {[OP_SUM] = ta_##NAME##_sum, [OP_PROD] = ta_##NAME##_prod}, fill_##NAME, \
-     expect_##NAME, equal_##NAME},
-static const rdesc_t rtypes[] = {TO_ALL_TYPES(REAL_DESC) CPLX_DESC(complexd, double _Complex)
-                                     CPLX_DESC(complexf, float _Complex)};
+#define OP_ENTRY(NAME, T, OP) [OP_##OP] = ta_##NAME##_##OP,
+#define DESC_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    SYMM_IF_##TOALL({#NAME, sizeof(T),                                                          \
+                     {TO_ALL_OPS(OP_ENTRY, NAME, T, MINMAX, SUMPROD, TOALL, TOBIT)},            \
+                     fill_##NAME, expect_##NAME, equal_##NAME}, )
+static const rdesc_t rtypes[] = {SYMM_TYPE_TABLE(DESC_ROW, _)};
 #define NRTYPES (sizeof(rtypes) / sizeof(rtypes[0]))
 
 /* The to_all calls of one type each get a stretch of src and dst of their own; at the end

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Every team reduction of the type table (and/or/xor on the BITRED rows, max/min on MINMAX,
- * sum/prod on SUMPROD) plus complexd and complexf sum and prod, and the sum scans
+ * sum/prod on SUMPROD, the complex rows too), and the sum scans
  * (shmem_TYPE_sum_inscan/exscan), on the teams of one group of check.h (the argument: world,
  * split or 2d). Sizes: nothing, a few elements (scratch path), more than 64 KiB per PE (split
  * reduction) and 100k longs and doubles. Results are exact: every PE computes the expected
@@ -17,8 +17,11 @@
 
 #include "check.h"
 
-enum { OP_AND, OP_OR, OP_XOR, OP_MAX, OP_MIN, OP_SUM, OP_PROD, NOPS };
-static const char *const op_names[NOPS] = {"and", "or", "xor", "max", "min", "sum", "prod"};
+/* The operators of the type table, in its order: OP_and ... OP_prod. */
+#define OP_ID(A, B, OP) OP_##OP,
+#define OP_NAME(A, B, OP) #OP,
+enum { SYMM_OPS(OP_ID, _, _) NOPS };
+static const char *const op_names[NOPS] = {SYMM_OPS(OP_NAME, _, _)};
 
 typedef int (*reduce_fn)(shmem_team_t t, void *d, const void *s, size_t n);
 
@@ -51,11 +54,11 @@ static uint64_t mix(int pe, size_t i)
  * (pe + 1) / 7 or / 10 that integer division drops and floating-point types keep: for them the
  * order of combination matters, and the result must still be exactly the team-order one. */
 #define VALUE(T, op, pe, r)                                                                      \
-    ((op) <= OP_XOR ? (T)mix(pe, r)                                                             \
-     : (op) <= OP_MIN                                                                           \
+    ((op) <= OP_xor ? (T)mix(pe, r)                                                             \
+     : (op) <= OP_min                                                                           \
          ? (T)((T)(((pe) * 5 + (int)(r) * 3) % 17) - (T)(SIGNED(T) ? 8 : 0) +                  \
                (T)(pe + 1) / (T)10)                                                             \
-     : (op) == OP_SUM                                                                           \
+     : (op) == OP_sum                                                                           \
          ? (T)((T)(((pe) * 3 + (int)(r)) % 11) + (T)((pe) + 1) / (T)7)                         \
          : (T)((T)((((pe) + (int)(r)) % 3 == 0) ? 2 : 1) *                                      \
                    (T)((SIGNED(T) && ((pe) + (int)(r)) % 4 == 1) ? -1 : 1) +                   \
@@ -105,13 +108,13 @@ static uint64_t mix(int pe, size_t i)
         const T *b = in;                                                                        \
         for (size_t k = 0; k < n; k++)                                                          \
             switch (op) {                                                                       \
-            SYMM_IF_##BITRED(case OP_AND: a[k] = BITOP(T, a[k], &, b[k]); break;               \
-                             case OP_OR: a[k] = BITOP(T, a[k], |, b[k]); break;                 \
-                             case OP_XOR: a[k] = BITOP(T, a[k], ^, b[k]); break;)               \
-            case OP_MAX: a[k] = a[k] > b[k] ? a[k] : b[k]; break;                               \
-            case OP_MIN: a[k] = a[k] < b[k] ? a[k] : b[k]; break;                               \
-            case OP_SUM: a[k] = a[k] + b[k]; break;                                             \
-            case OP_PROD: a[k] = a[k] * b[k]; break;                                            \
+            SYMM_IF_##BITRED(case OP_and: a[k] = BITOP(T, a[k], &, b[k]); break;               \
+                             case OP_or: a[k] = BITOP(T, a[k], |, b[k]); break;                 \
+                             case OP_xor: a[k] = BITOP(T, a[k], ^, b[k]); break;)               \
+            case OP_max: a[k] = a[k] > b[k] ? a[k] : b[k]; break;                               \
+            case OP_min: a[k] = a[k] < b[k] ? a[k] : b[k]; break;                               \
+            case OP_sum: a[k] = a[k] + b[k]; break;                                             \
+            case OP_prod: a[k] = a[k] * b[k]; break;                                            \
             }                                                                                   \
     }
 #define BITOP(T, a, OP, b) (T)((a)OP(b))
@@ -132,27 +135,27 @@ static uint64_t mix(int pe, size_t i)
     }
 #define SHELLS_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
     REAL(NAME, T, BITRED)                                                                       \
-    SYMM_IF_##BITRED(WRAP(NAME, T, and) WRAP(NAME, T, or) WRAP(NAME, T, xor))                   \
-    SYMM_IF_##MINMAX(WRAP(NAME, T, max) WRAP(NAME, T, min))                                     \
-    SYMM_IF_##SUMPROD(WRAP(NAME, T, sum) WRAP(NAME, T, prod) WRAP_SCAN(NAME, T))
+    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(WRAP, NAME, T))                                           \
+    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(WRAP, NAME, T))                                            \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T) WRAP_SCAN(NAME, T))
 SYMM_TYPES(SHELLS_ROW, _)
 
-#define OPS_BIT(NAME) [OP_AND] = r_##NAME##_and, [OP_OR] = r_##NAME##_or, [OP_XOR] = r_##NAME##_xor,
-#define OPS_MINMAX(NAME) [OP_MAX] = r_##NAME##_max, [OP_MIN] = r_##NAME##_min,
-#define OPS_SUMPROD(NAME) [OP_SUM] = r_##NAME##_sum, [OP_PROD] = r_##NAME##_prod,
+#define OP_ENTRY(NAME, T, OP) [OP_##OP] = r_##NAME##_##OP,
 #define DESC_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)             \
     {#NAME, sizeof(T),                                                                          \
-     {SYMM_IF_##BITRED(OPS_BIT(NAME)) SYMM_IF_##MINMAX(OPS_MINMAX(NAME))                        \
-      SYMM_IF_##SUMPROD(OPS_SUMPROD(NAME))},                                                    \
+     {SYMM_IF_##BITRED(SYMM_OPS_BITWISE(OP_ENTRY, NAME, T))                                     \
+      SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(OP_ENTRY, NAME, T))                                      \
+      SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(OP_ENTRY, NAME, T))},                                  \
      SYMM_IF_##SUMPROD(in_##NAME, ex_##NAME, ) fill_##NAME, combine_##NAME, equal_##NAME,       \
      zero_##NAME},
 
-/* Complex types: sum and prod, no scans. Small integer parts keep every result exact. */
-#define CPLX(NAME, T, R)                                                                         \
+/* The complex rows of the table: sum and prod, no scans. Small integer parts keep every
+ * result exact. */
+#define CPLX(NAME, T)                                                                            \
     static T VAL_##NAME(int op, int pe, int r)                                                  \
     {                                                                                           \
-        return (T)((R)(pe % 3 + 1) + (R)((pe + r) % 2) * (R)I) *                               \
-               (op == OP_SUM ? (T)((R)(r % 5) - (R)2 * (R)I) : (T)1);                           \
+        return (T)((double)(pe % 3 + 1) + (double)((pe + r) % 2) * I) *                        \
+               (op == OP_sum ? (T)((double)(r % 5) - 2.0 * I) : (T)1);                          \
     }                                                                                           \
     COMMON(NAME, T)                                                                             \
     static void combine_##NAME(void *acc, const void *in, int op, size_t n)                    \
@@ -160,18 +163,18 @@ SYMM_TYPES(SHELLS_ROW, _)
         T *a = acc;                                                                             \
         const T *b = in;                                                                        \
         for (size_t k = 0; k < n; k++)                                                          \
-            a[k] = op == OP_SUM ? a[k] + b[k] : a[k] * b[k];                                    \
-    }                                                                                           \
-    WRAP(NAME, T, sum)                                                                          \
-    WRAP(NAME, T, prod)
-CPLX(complexd, double _Complex, double)
-CPLX(complexf, float _Complex, float)
-#define CPLX_DESC(NAME, T)                                                                       \
-    {#NAME, sizeof(T), {OPS_SUMPROD(NAME)}, NULL, NULL, fill_##NAME, combine_##NAME,             \
-     equal_##NAME, zero_##NAME},
+            a[k] = op == OP_sum ? a[k] + b[k] : a[k] * b[k];                                    \
+    }
+#define CPLX_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    CPLX(NAME, T) SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T))
+SYMM_TYPE_TABLE_COMPLEX(CPLX_ROW, _)
+#define CPLX_DESC(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                  TOALL, TOBIT, OLD, DEV)                                                       \
+    {#NAME, sizeof(T), {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(OP_ENTRY, NAME, T))}, NULL, NULL,     \
+     fill_##NAME, combine_##NAME, equal_##NAME, zero_##NAME},
 
-static const rdesc_t types[] = {SYMM_TYPES(DESC_ROW, _) CPLX_DESC(complexd, double _Complex)
-                                    CPLX_DESC(complexf, float _Complex)};
+static const rdesc_t types[] = {SYMM_TYPES(DESC_ROW, _) SYMM_TYPE_TABLE_COMPLEX(CPLX_DESC, _)};
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
 #define BIG_LONGS 100000
@@ -292,12 +295,12 @@ static void scan(const ctx_t *c, int exclusive, size_t nelems, int in_place)
     const char *what = exclusive ? "sum_exscan" : "sum_inscan";
     int rc;
 
-    c->ty->fill(s, OP_SUM, 0, nelems, c->wme);
+    c->ty->fill(s, OP_sum, 0, nelems, c->wme);
     memset(s + nelems * es, COLL_CANARY, COLL_GUARD);
     memset(d, COLL_CANARY, nelems * es + COLL_GUARD);
     rc = (exclusive ? c->ty->exscan : c->ty->inscan)(c->team, out, s, nelems);
     EXPECT(rc == 0, "%s_%s returned %d", c->ty->name, what, rc);
-    expected(c, OP_SUM, nelems, exclusive ? c->me : c->me + 1);
+    expected(c, OP_sum, nelems, exclusive ? c->me : c->me + 1);
     check(c, what, nelems, in_place, out);
 }
 
@@ -370,11 +373,11 @@ int main(int argc, char **argv)
         }
         /* 100k longs and doubles: the split reduction with many slices of work. */
         c.ty = find("long");
-        reduce(&c, OP_SUM, BIG_LONGS, 0);
-        reduce(&c, OP_MAX, BIG_LONGS, 1);
+        reduce(&c, OP_sum, BIG_LONGS, 0);
+        reduce(&c, OP_max, BIG_LONGS, 1);
         check_identical(&c);
         c.ty = find("double");
-        reduce(&c, OP_SUM, BIG_LONGS, 1);
+        reduce(&c, OP_sum, BIG_LONGS, 1);
         scan(&c, 0, BIG_LONGS, 0);
         check_identical(&c);
     }
