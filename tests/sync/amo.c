@@ -23,10 +23,10 @@ enum { G_FADD, G_ADD, G_CSWAP, G_SWAP, G_SETF, G_BIT, G_SEM, NG };
 enum { INIT, RUN, CHECK };
 
 #define ROW_ID(A, NAME, ...) TIX_##NAME,
-enum {
-    SYMM_TYPES(ROW_ID, _) TIX_old_int, TIX_old_long, TIX_old_longlong, TIX_old_float,
-    TIX_old_double, TIX_old_shmem_swap, NTIX
-};
+#define OLD_ID(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,     \
+               TOALL, TOBIT, OLD, DEV)                                                          \
+    SYMM_IF_##OLD(TIX_old_##NAME, )
+enum { SYMM_TYPES(ROW_ID, _) SYMM_TYPE_TABLE(OLD_ID, _) TIX_old_shmem_swap, NTIX };
 
 typedef unsigned long long ull;
 #define BAD_TOKEN (~0ULL)
@@ -647,35 +647,34 @@ static ull bits_owned(size_t size)
     SYMM_IF_##BIT(DEF_BIT(NAME, T, GEN))
 SYNC_EXPAND(SYMM_TYPES(SYNC_ROW, DEF_ROW))
 
-/* The deprecated names exist for these types only (the standard's list, not a table column). */
+/* The deprecated names, for the rows with OLD: swap, fetch and set, and where AMO is set the
+ * fetch-add, add and compare-swap families too. */
 #define DEF_OLD_ANY(NAME, T)                                                                     \
     FAM_SWAP(old_##NAME, NAME, T, TIX_old_##NAME, 0, 1, OLD_SWAP_FORMS)                         \
     FAM_SETF(old_##NAME, NAME, T, TIX_old_##NAME, 0, 2, OLD_SETF_FORMS)
 #define DEF_OLD_INT(NAME, T)                                                                     \
-    DEF_OLD_ANY(NAME, T)                                                                        \
     FAM_FADD(old_##NAME, NAME, T, TIX_old_##NAME, 0, 2, OLD_FADD_FORMS)                         \
     FAM_ADD(old_##NAME, NAME, T, TIX_old_##NAME, 0, 2, OLD_ADD_FORMS)                           \
     FAM_CSWAP(old_##NAME, NAME, T, TIX_old_##NAME, 0, 1, OLD_CSWAP_FORMS)
-DEF_OLD_INT(int, int)
-DEF_OLD_INT(long, long)
-DEF_OLD_INT(longlong, long long)
-DEF_OLD_ANY(float, float)
-DEF_OLD_ANY(double, double)
+#define DEF_OLD_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
+                    SCAN, TOALL, TOBIT, OLD, DEV)                                               \
+    SYMM_IF_##OLD(DEF_OLD_ANY(NAME, T) SYMM_IF_##AMO(DEF_OLD_INT(NAME, T)))
+SYNC_EXPAND(SYMM_TYPE_TABLE(SYNC_ROW, DEF_OLD_ROW))
 FAM_SWAP(old_shmem_swap, long, long, TIX_old_shmem_swap, 0, 1, PLAIN_SWAP_FORMS)
 
 #define RUN_ROW(S, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
     SYMM_IF_##EXT(swap_##NAME(S); setf_##NAME(S); sem_ext_##NAME(S);)                           \
     SYMM_IF_##AMO(fadd_##NAME(S); add_##NAME(S); cswap_##NAME(S); sem_amo_##NAME(S);)           \
     SYMM_IF_##BIT(bit_##NAME(S); sem_bit_##NAME(S);)
-#define RUN_OLD_INT(S, NAME) fadd_old_##NAME(S); add_old_##NAME(S); cswap_old_##NAME(S);
-#define RUN_OLD_ANY(S, NAME) swap_old_##NAME(S); setf_old_##NAME(S);
+#define RUN_OLD_ROW(S, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
+                    SCAN, TOALL, TOBIT, OLD, DEV)                                               \
+    SYMM_IF_##OLD(swap_old_##NAME(S); setf_old_##NAME(S);                                       \
+                  SYMM_IF_##AMO(fadd_old_##NAME(S); add_old_##NAME(S); cswap_old_##NAME(S);))
 
 static void step_all(int step)
 {
     SYMM_TYPES(RUN_ROW, step)
-    RUN_OLD_INT(step, int) RUN_OLD_INT(step, long) RUN_OLD_INT(step, longlong)
-    RUN_OLD_ANY(step, int) RUN_OLD_ANY(step, long) RUN_OLD_ANY(step, longlong)
-    RUN_OLD_ANY(step, float) RUN_OLD_ANY(step, double)
+    SYMM_TYPE_TABLE(RUN_OLD_ROW, step)
     swap_old_shmem_swap(step);
 }
 
