@@ -53,8 +53,7 @@ static const char *const ops_bitwise[] = {SYMM_OPS_BITWISE(OP_NAME, _, _) NULL};
 static const char *const ops_minmax[] = {SYMM_OPS_MINMAX(OP_NAME, _, _) NULL};
 static const char *const ops_sumprod[] = {SYMM_OPS_SUMPROD(OP_NAME, _, _) NULL};
 
-/* ---- The families -----------------------------------------------------------------------------
- */
+/* ---- The families ---------------------------------------------------------------------------- */
 typedef struct routine {
     const char *ret, *name, *params, *what;
 } routine_t;
@@ -298,8 +297,7 @@ static const routine_t device_reduce[] = {
      "shmem_@_%_reduce by one block of every PE of team"},
     {0}};
 
-/* ---- Output -----------------------------------------------------------------------------------
- */
+/* ---- Output ---------------------------------------------------------------------------------- */
 static FILE *out;
 static const char *out_path;
 
@@ -412,10 +410,24 @@ static void family(const routine_t *f, const char *at, const char *type, const c
     family_in(f, &x, ctx, "");
 }
 
-static void family_ops(const routine_t *f, const row_t *r, const char *const *ops)
+/* Family f once per operator of the families that are set: bitwise, minmax, sumprod. */
+static void family_ops(const routine_t *f, const row_t *r, int bitwise, int minmax, int sumprod,
+                       const char *prefix)
 {
-    for (; *ops; ops++)
-        family(f, r->name, r->type, *ops, 0);
+    const char *const *fams[] = {bitwise ? ops_bitwise : NULL, minmax ? ops_minmax : NULL,
+                                 sumprod ? ops_sumprod : NULL};
+
+    for (size_t k = 0; k < 3; k++)
+        for (const char *const *op = fams[k]; op && *op; op++) {
+            const subs_t x = {.at = r->name, .type = r->type, .op = *op};
+            family_in(f, &x, 0, prefix);
+        }
+}
+
+/* Family f once per reduction operator the row has. */
+static void reductions(const routine_t *f, const row_t *r, const char *prefix)
+{
+    family_ops(f, r, r->col[BITRED], r->col[MINMAX], r->col[SUMPROD], prefix);
 }
 
 static void open_file(const char *dir, const char *file, const char *guard, const char *what)
@@ -468,19 +480,24 @@ static void row_heading(const row_t *r)
     heading(what);
 }
 
-/* ---- The files --------------------------------------------------------------------------------
- */
+/* ---- The files ------------------------------------------------------------------------------- */
+/* Every row with column col: its heading, then family f (with `ctx`, and the context forms). */
+static void rows_with(int col, const routine_t *f, int ctx)
+{
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[col]) {
+            row_heading(&rows[i]);
+            family(f, rows[i].name, rows[i].type, NULL, ctx);
+        }
+}
+
 static void write_rma(const char *dir)
 {
     open_file(dir, "shmem_rma.h", "SYMM_GEN_SHMEM_RMA_H",
               "The typed and sized RMA routines of shmem.h: put, get, p, g, iput, iget and the\n"
               " * non-blocking forms, for every type of the table with RMA and every element "
               "size.");
-    for (size_t i = 0; i < NROWS; i++)
-        if (rows[i].col[RMA]) {
-            row_heading(&rows[i]);
-            family(rma, rows[i].name, rows[i].type, NULL, 1);
-        }
+    rows_with(RMA, rma, 1);
     for (size_t i = 0; i < NSIZES; i++) {
         char what[32];
         snprintf(what, sizeof(what), "%s bits", sizes[i]);
@@ -494,11 +511,7 @@ static void write_signal(const char *dir)
 {
     open_file(dir, "shmem_signal.h", "SYMM_GEN_SHMEM_SIGNAL_H",
               "The typed and sized put-with-signal routines of shmem.h.");
-    for (size_t i = 0; i < NROWS; i++)
-        if (rows[i].col[RMA]) {
-            row_heading(&rows[i]);
-            family(signal_typed, rows[i].name, rows[i].type, NULL, 1);
-        }
+    rows_with(RMA, signal_typed, 1);
     for (size_t i = 0; i <= NSIZES; i++) {
         const char *s = i < NSIZES ? sizes[i] : "mem";
         char what[32];
@@ -539,11 +552,7 @@ static void write_wait(const char *dir)
 {
     open_file(dir, "shmem_wait.h", "SYMM_GEN_SHMEM_WAIT_H",
               "The typed wait_until and test routines of shmem.h.");
-    for (size_t i = 0; i < NROWS; i++)
-        if (rows[i].col[WAIT]) {
-            row_heading(&rows[i]);
-            family(wait, rows[i].name, rows[i].type, NULL, 0);
-        }
+    rows_with(WAIT, wait, 0);
     close_file();
 }
 
@@ -558,12 +567,7 @@ static void write_coll(const char *dir)
         row_heading(r);
         if (r->col[RMA])
             family(coll, r->name, r->type, NULL, 0);
-        if (r->col[BITRED])
-            family_ops(reduce, r, ops_bitwise);
-        if (r->col[MINMAX])
-            family_ops(reduce, r, ops_minmax);
-        if (r->col[SUMPROD])
-            family_ops(reduce, r, ops_sumprod);
+        reductions(reduce, r, "");
     }
     close_file();
 }
@@ -577,12 +581,8 @@ static void write_active(const char *dir)
         if (!r->col[TOBIT] && !r->col[TOALL])
             continue;
         row_heading(r);
-        if (r->col[TOBIT])
-            family_ops(to_all, r, ops_bitwise);
-        if (r->col[TOALL] && r->col[MINMAX])
-            family_ops(to_all, r, ops_minmax);
-        if (r->col[TOALL] && r->col[SUMPROD])
-            family_ops(to_all, r, ops_sumprod);
+        family_ops(to_all, r, r->col[TOBIT], r->col[TOALL] && r->col[MINMAX],
+                   r->col[TOALL] && r->col[SUMPROD], "");
     }
     close_file();
 }
@@ -591,11 +591,7 @@ static void write_scan(const char *dir)
 {
     open_file(dir, "shmemx_scan.h", "SYMM_GEN_SHMEMX_SCAN_H",
               "The typed scans of shmemx.h (OpenSHMEM 1.6).");
-    for (size_t i = 0; i < NROWS; i++)
-        if (rows[i].col[SCAN]) {
-            row_heading(&rows[i]);
-            family(scan, rows[i].name, rows[i].type, NULL, 0);
-        }
+    rows_with(SCAN, scan, 0);
     close_file();
 }
 
@@ -609,12 +605,7 @@ static void write_stream(const char *dir)
         if (!r->col[DEV])
             continue;
         row_heading(r);
-        if (r->col[BITRED])
-            family_ops(stream, r, ops_bitwise);
-        if (r->col[MINMAX])
-            family_ops(stream, r, ops_minmax);
-        if (r->col[SUMPROD])
-            family_ops(stream, r, ops_sumprod);
+        reductions(stream, r, "");
     }
     close_file();
 }
@@ -650,14 +641,7 @@ static void write_device(const char *dir)
             const subs_t x = {.at = r->name, .type = r->type};
             family_in(device_coll, &x, 0, "SYMM_DEVX ");
         }
-        const char *const *fams[] = {r->col[BITRED] ? ops_bitwise : NULL,
-                                     r->col[MINMAX] ? ops_minmax : NULL,
-                                     r->col[SUMPROD] ? ops_sumprod : NULL};
-        for (size_t k = 0; k < 3; k++)
-            for (const char *const *op = fams[k]; op && *op; op++) {
-                const subs_t x = {.at = r->name, .type = r->type, .op = *op};
-                family_in(device_reduce, &x, 0, "SYMM_DEVX ");
-            }
+        reductions(device_reduce, r, "SYMM_DEVX ");
     }
     for (size_t i = 0; i <= NSIZES; i++) {
         const char *size = i < NSIZES ? sizes[i] : "mem";
