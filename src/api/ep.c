@@ -15,8 +15,8 @@
 #include <inttypes.h>
 
 #include "coll/coll.h"
+#include "coll/gpu.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 #include "shmemx.h"
 #include "symm/ep.h"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/gpu.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 #include "symm/config.h"
 
 static void at_exit(void)

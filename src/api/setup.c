@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "coll/gpu.h"
+#include "core/gpu.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 #include "shmemx.h"
 
 

@@ -8,7 +8,7 @@
  * instead: its owner reads it once, a chunk at a time, and writes each chunk into every
  * member's dest after the member has posted the call. Copies that move more than a core's L2
  * cache holds use streaming stores; those that fit it alternate direction from call to call
- * (core/copy.c). Collectives on device-heap buffers run on the GPU (gpu/gpu.h); those without
+ * (core/copy.c). Collectives on device-heap buffers run on the GPU (coll/gpu.h); those without
  * a GPU form refuse them.
  */
 #include <unistd.h>

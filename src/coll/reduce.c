@@ -9,7 +9,7 @@
  * slice of every source, in team order, a block at a time in a private buffer, and stores the
  * finished block into every member's dest, so one synchronisation (the workers' `done`, or a
  * team barrier when PEs outnumber CPUs) ends the call. Reductions on device-heap buffers run
- * on the GPU (gpu/gpu.h).
+ * on the GPU (coll/gpu.h).
  */
 #include <stdlib.h>
 

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "core/gpu.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 
 /* A team handle for queries: NULL for SHMEM_TEAM_INVALID, fatal for a destroyed one. */
 static symm_team_t *team_query(shmem_team_t team, const char *call)

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gpu.h"
 #include "core/net.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 #include "tl/tl.h"
 
 typedef enum { ADDR_BAD, ADDR_USER, ADDR_INTERNAL, ADDR_DATA } addr_kind_t;

@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "core/gpu.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 
 #define SLEEP_NS 2000000L
 /* Across nodes a PE that shares its CPU keeps yielding and polling the network this long

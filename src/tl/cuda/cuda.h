@@ -6,8 +6,8 @@
  * PE, the same arithmetic as the host heap window) into which the peers' device heaps are
  * mapped over CUDA IPC, copies between host memory and device heaps, and the one error path of
  * the GPU part. The core starts the GPU, reserves the window and backs this PE's slot
- * (core/gpu.c, core/devheap.c); what the transport needs of the job it lends the transport at
- * start (symm_cuda_env_t), as it lends the network transport its own (tl/tl.h).
+ * (core/gpu.c, core/devheap.c), and lends the transport at start what it needs of the job
+ * (symm_cuda_env_t), as it lends the network transport its own (tl/tl.h).
  */
 #ifndef SYMM_TL_CUDA_H
 #define SYMM_TL_CUDA_H

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
-/* The GPU hooks of a build without CUDA: no device heap exists. */
+/* The GPU hooks of a build without CUDA (core/gpu.h, coll/gpu.h): no device heap exists. */
+#include "coll/gpu.h"
+#include "core/gpu.h"
 #include "core/state.h"
-#include "gpu/gpu.h"
 
 symm_status_t symm_gpu_init(void)
 {

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * What the core asks of the GPU part (gpu.c, stream.c). Built without CUDA, gpu_none.c
- * answers: nothing to set up, no address is in a device heap. Every hook is cheap and does
- * nothing until the GPU part has started, so the core may call them unconditionally.
+ * What the other folders ask of the GPU part in core (core/gpu.c, core/devheap.c). Built
+ * without CUDA, core/gpu_none.c answers: nothing to set up, no address is in a device heap.
+ * Every hook is cheap and does nothing until the GPU part has started, so the callers may call
+ * them unconditionally. The collectives' hooks are coll/gpu.h's.
  */
-#ifndef SYMM_GPU_H
-#define SYMM_GPU_H
+#ifndef SYMM_CORE_GPU_H
+#define SYMM_CORE_GPU_H
 
 #include <stddef.h>
 
@@ -28,9 +29,6 @@ symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, in
 /* Completes every copy symm_gpu_rma_nbi queued: for shmem_quiet, shmem_ctx_quiet, shmem_fence
  * and the barriers that include a quiet. Cheap when nothing is queued. */
 void symm_gpu_quiet(void);
-/* A collective allocation in the device heap (shmem_malloc_with_hints with a device hint);
- * starts the GPU part if needed; fatal where the build has no GPU part. */
-void *symm_gpu_malloc(const char *call, size_t size, size_t align);
 /* Ends the job when a kernel of this PE failed (a device check or a fault); for long host
  * waits (barriers, wait_until) to call now and then, so that no PE waits for a dead GPU.
  * A few microseconds; nothing when the GPU part has not started. */
@@ -43,19 +41,5 @@ void *symm_gpu_ptr(const void *addr, int pe);
 struct symm_team;
 void symm_gpu_team_add(const struct symm_team *t);
 void symm_gpu_team_remove(const struct symm_team *t);
-/* Whether addr lies in this PE's device heap (0 when the GPU part has not started): host
- * collectives on device-heap buffers run on the GPU. */
-int symm_gpu_holds(const void *addr);
-/* A host collective on device-heap buffers (team `team`, a shmem_team_t): the stream form's
- * kernels on the GPU part's own stream, waited for, so the call is complete on return as any
- * host collective. SYMM_GPU_BCAST (root a team index; nbytes in all), SYMM_GPU_FCOLLECT and
- * SYMM_GPU_ALLTOALL (nbytes per PE). Reductions: elements of row `type` of the type table,
- * operator `op` (a symm_type_t and a symm_op_t of coll/coll.h). Fatal, naming call, for what
- * the GPU cannot do. */
-enum { SYMM_GPU_BCAST, SYMM_GPU_FCOLLECT, SYMM_GPU_ALLTOALL };
-void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, const void *source,
-                        size_t nbytes, int root);
-void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
-                          size_t nreduce, int type, int op);
 
 #endif

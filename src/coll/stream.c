@@ -1,48 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * Operations on a CUDA stream: the host checks the arguments (always), then enqueues one
- * launch of a library kernel (kernels.cu) or one copy. Small puts and gets are a kernel of
- * stores or loads through the window; from 64 KiB on, the copy engines (cuMemcpyAsync to the
- * peer's window address) move the data faster than SMs. Collectives pick their protocol and
- * grid from the byte count alone, so every PE makes the same choice.
+ * Barriers and collectives on a CUDA stream, and host collectives on device-heap buffers: the
+ * host checks the arguments (always), then enqueues one launch of a library kernel
+ * (tl/cuda/kernels.cu). Collectives pick their protocol and grid from the byte count alone, so
+ * every PE makes the same choice. RMA and signals on a stream are api/stream.c's.
  */
 #include <stdio.h>
-#include <string.h>
 
-#include "gpu/gpu_int.h"
+#include "coll/coll.h"
+#include "coll/gpu.h"
+#include "core/devheap.h"
+#include <shmemx_gpu.h>
 
-#define COPY_ENGINE_MIN (64u << 10)
 /* Collectives: bytes a channel (block) of the large protocol moves, at least. */
 #define CHANNEL_BYTES (256u << 10)
-
-/* [addr, addr + n) must lie in this PE's device heap. */
-static void check_dev(const char *call, const char *what, const void *addr, size_t n)
-{
-    if (!symm_cuda_local(addr, n))
-        symm_fatal("%s(%s=%p, bytes=%zu): [%p, %p) is not in the device heap (%p..%p)", call, what,
-                   addr, n, addr, (const void *)((const char *)addr + n),
-                   (void *)symm_cuda_g.base, (void *)(symm_cuda_g.base + symm_cuda_g.backed));
-}
-
-static void check_pe(const char *call, const void *addr, int pe)
-{
-    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
-        symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
-                   addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-}
-
-static void check_signal(const char *call, const uint64_t *sig_addr, int sig_op)
-{
-    if ((uintptr_t)sig_addr & 7)
-        symm_fatal("%s(sig_addr=%p): signal address is not 8-byte aligned", call,
-                   (const void *)sig_addr);
-    check_dev(call, "sig_addr", sig_addr, 8);
-    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-        symm_fatal("%s(sig_addr=%p, sig_op=%d): unknown signal operation (SHMEM_SIGNAL_SET %d, "
-                   "SHMEM_SIGNAL_ADD %d)", call, (const void *)sig_addr, sig_op,
-                   SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
-}
 
 /* The device's view of team t. */
 static symm_dev_tv_t team_view(const symm_team_t *t)
@@ -51,106 +23,7 @@ static symm_dev_tv_t team_view(const symm_team_t *t)
                            .size = t->size, .me = t->me};
 }
 
-/* ---- RMA ------------------------------------------------------------------------------------ */
-static void rma(const char *call, void *dest, const void *source, size_t n, int pe, int put,
-                CUstream s)
-{
-    const void *sym = put ? dest : source;
-    char *peer;
-
-    symm_gpu_need(call);
-    check_pe(call, sym, pe);
-    check_dev(call, put ? "dest" : "source", sym, n);
-    if (n == 0)
-        return;
-    peer = symm_cuda_xlate(sym, pe);
-    if (n >= COPY_ENGINE_MIN) {
-        SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)(put ? peer : dest),
-                                                  (CUdeviceptr)(put ? source : peer), n, s));
-        return;
-    }
-    void *d = put ? peer : dest;
-    const void *src = put ? source : peer;
-    void *args[] = {&d, &src, &n};
-    symm_cuda_launch(call, put ? symm_cuda_g.k_put : symm_cuda_g.k_get, 1, 512, s, args);
-}
-
-SYMM_EXPORT void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                                         struct CUstream_st *stream)
-{
-    rma("shmemx_putmem_on_stream", dest, source, nelems, pe, 1, stream);
-}
-
-SYMM_EXPORT void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                                         struct CUstream_st *stream)
-{
-    rma("shmemx_getmem_on_stream", dest, source, nelems, pe, 0, stream);
-}
-
-/* Data (kernel stores, or a copy-engine copy that the stream completes before the next
- * work), then the signal in one kernel. */
-static void put_signal(const char *call, void *dest, const void *source, size_t n,
-                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, CUstream s)
-{
-    char *peer = NULL, *sig;
-    unsigned long long value = signal;
-
-    symm_gpu_need(call);
-    check_pe(call, sig_addr, pe);
-    check_signal(call, sig_addr, sig_op);
-    if (dest) {
-        check_dev(call, "dest", dest, n);
-        peer = symm_cuda_xlate(dest, pe);
-    }
-    if (n >= COPY_ENGINE_MIN) {
-        SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)peer, (CUdeviceptr)source, n, s));
-        n = 0;
-    }
-    sig = symm_cuda_xlate(sig_addr, pe);
-    void *args[] = {&peer, &source, &n, &sig, &value, &sig_op};
-    symm_cuda_launch(call, symm_cuda_g.k_put_signal, 1, n ? 512 : 32, s, args);
-}
-
-SYMM_EXPORT void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
-                                                uint64_t *sig_addr, uint64_t signal, int sig_op,
-                                                int pe, struct CUstream_st *stream)
-{
-    put_signal("shmemx_putmem_signal_on_stream", dest, source, nelems, sig_addr, signal, sig_op,
-               pe, stream);
-}
-
-SYMM_EXPORT void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
-                                            int pe, struct CUstream_st *stream)
-{
-    put_signal("shmemx_signal_op_on_stream", NULL, NULL, 0, sig_addr, signal, sig_op, pe, stream);
-}
-
-SYMM_EXPORT void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
-                                                    uint64_t cmp_value,
-                                                    struct CUstream_st *stream)
-{
-    const char *call = "shmemx_signal_wait_until_on_stream";
-    unsigned long long value = cmp_value;
-
-    symm_gpu_need(call);
-    if ((uintptr_t)sig_addr & 7)
-        symm_fatal("%s(sig_addr=%p): signal address is not 8-byte aligned", call,
-                   (void *)sig_addr);
-    check_dev(call, "sig_addr", sig_addr, 8);
-    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
-        symm_fatal("%s(sig_addr=%p, cmp=%d): unknown comparison (SHMEM_CMP_EQ..SHMEM_CMP_LE)",
-                   call, (void *)sig_addr, cmp);
-    void *args[] = {&sig_addr, &cmp, &value};
-    symm_cuda_launch(call, symm_cuda_g.k_signal_wait, 1, 32, stream, args);
-}
-
-SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
-{
-    /* Every put enqueued before on the stream is complete when its kernel or copy finishes,
-     * which is before anything later on the stream starts. */
-    symm_gpu_need("shmemx_quiet_on_stream");
-}
-
+/* ---- Barriers ------------------------------------------------------------------------------- */
 static void barrier(const char *call, shmem_team_t team, int quiet, CUstream s)
 {
     symm_check_init(call);
@@ -192,6 +65,8 @@ SYMM_EXPORT void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_s
 #define LL_THREADS 256
 #define LL_PAIRS 512
 
+static unsigned long long ll_epoch; /* small collectives enqueued on streams so far */
+
 typedef struct launch_shape {
     unsigned grid;
     unsigned block;
@@ -219,7 +94,7 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
         g = (pairs + LL_PAIRS - 1) / LL_PAIRS;
         return (launch_shape_t){.grid = g > SYMM_DEV_CHANNELS ? SYMM_DEV_CHANNELS : (unsigned)g,
                                 .block = LL_THREADS,
-                                .ll = ++symm_gpu_g.ll_epoch,
+                                .ll = ++ll_epoch,
                                 .tv = world};
     }
     g = received / CHANNEL_BYTES;
@@ -256,8 +131,8 @@ static int exchange(const char *call, shmem_team_t team, CUfunction f, void *des
     size_t recv = bytes_of(call, nbytes, (size_t)t->size);
     launch_shape_t sh;
 
-    check_dev(call, "dest", dest, recv);
-    check_dev(call, "source", source, alltoall ? recv : nbytes);
+    symm_devheap_check(call, "dest", dest, recv);
+    symm_devheap_check(call, "source", source, alltoall ? recv : nbytes);
     sh = shape(t, nbytes, recv);
     void *args[] = {&dest, &source, &nbytes, &sh.ll, &sh.tv};
     symm_cuda_launch(call, f, sh.grid, sh.block, s, args);
@@ -286,8 +161,8 @@ static int bcast(const char *call, shmem_team_t team, void *dest, const void *so
     if ((unsigned)PE_root >= (unsigned)t->size)
         symm_fatal("%s(PE_root=%d): the root is out of range (the team has %d PEs, 0..%d)", call,
                    PE_root, t->size, t->size - 1);
-    check_dev(call, "dest", dest, nelems);
-    check_dev(call, "source", source, nelems);
+    symm_devheap_check(call, "dest", dest, nelems);
+    symm_devheap_check(call, "source", source, nelems);
     launch_shape_t sh = shape(t, nelems, nelems);
     void *args[] = {&dest, &source, &nelems, &PE_root, &sh.ll, &sh.tv};
     symm_cuda_launch(call, symm_cuda_g.k_broadcast, sh.grid, sh.block, stream, args);
@@ -303,6 +178,9 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
 
 /* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. A row of the type table
  * with device forms reduces as the kind (SYMM_GPU_KINDS) of its size, signedness and class. */
+#define SYMM_GPU_KIND_ID(A, KIND, T, BIT) SYMM_GPU_KIND_##KIND,
+enum { SYMM_GPU_KINDS(SYMM_GPU_KIND_ID, _) SYMM_GPU_NKINDS };
+
 typedef struct elem {
     size_t size;
     int is_signed, is_float;
@@ -318,6 +196,7 @@ static const elem_t kind_elems[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_ELEM, _)}
 static const char *const kind_names[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_NAME, _)};
 static const elem_t row_elems[SYMM_TYPE_COUNT] = {SYMM_TYPE_TABLE(ROW_ELEM, _)};
 static const char *const op_names[SYMM_OP_COUNT] = {SYMM_OPS(OP_NAME, _, _)};
+static CUfunction k_reduce[SYMM_GPU_NKINDS][SYMM_OP_COUNT];
 
 /* The kind of a row, or -1 for a row without device forms. */
 static int kind_of(symm_type_t type)
@@ -344,9 +223,9 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
         symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
                    "buffers take the reductions of integers, float and double", call, dest,
                    source);
-    check_dev(call, "dest", dest, nbytes);
-    check_dev(call, "source", source, nbytes);
-    f = &symm_gpu_g.k_reduce[kind][op];
+    symm_devheap_check(call, "dest", dest, nbytes);
+    symm_devheap_check(call, "source", source, nbytes);
+    f = &k_reduce[kind][op];
     if (!*f) {
         char name[64];
         snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The collective allocation calls on the device heap (core/devheap.c backs it, core/alloc.c
+ * places blocks). A call agrees across PEs as a host-heap call does (coll/heap.c): every PE
+ * places the block and backs it before the agreement's barrier, so a PE whose GPU is short of
+ * memory makes the call return NULL on every PE, and the new chunk is mapped at every PE only
+ * after it.
+ */
+#include <stdio.h>
+
+#include "coll/gpu.h"
+#include "core/devheap.h"
+
+static void *dev_malloc(const char *call, size_t size, size_t align)
+{
+    size_t off = 0;
+    int64_t result;
+    int grown = 0, short_pe;
+    char why[256] = "";
+
+    symm_check_init(call);
+    symm_gpu_start(call);
+    if (align & (align - 1))
+        symm_fatal("%s(alignment=%zu, size=%zu): alignment is not a power of two", call, align,
+                   size);
+    if (size == 0) {
+        symm_barrier_world();
+        return NULL;
+    }
+    result = symm_alloc_get(&symm_devheap_g.alloc, size, align, &off) == SYMM_OK ? (int64_t)off
+                                                                                  : -1;
+    if (result < 0)
+        snprintf(why, sizeof(why), "SYMM_DEVICE_HEAP_SIZE is %zu bytes, %zu in use",
+                 symm_devheap_g.size, symm_devheap_g.alloc.in_use);
+    if (result >= 0 && symm_devheap_grow(call, off + size, &grown, why, sizeof(why)) != SYMM_OK) {
+        symm_alloc_put(&symm_devheap_g.alloc, off);
+        result = -1;
+    }
+    short_pe = symm_heap_agree(call, size, align, result);
+    if (short_pe >= 0) {
+        if (grown)
+            symm_devheap_shrink(call);
+        if (result >= 0)
+            symm_alloc_put(&symm_devheap_g.alloc, off);
+        if (short_pe == symm_g.my_pe)
+            symm_warn("%s(size=%zu): the device heap of pe %d cannot hold the block (%s); the "
+                      "call returns NULL on every PE", call, size, short_pe, why);
+        else if (symm_g.params.debug)
+            symm_warn("%s(size=%zu): the device heap of pe %d cannot hold the block; the call "
+                      "returns NULL on every PE", call, size, short_pe);
+        return NULL;
+    }
+    if (grown)
+        symm_devheap_share(call);
+    return symm_cuda_g.base + off;
+}
+
+void *symm_gpu_malloc(const char *call, size_t size, size_t align)
+{
+    return dev_malloc(call, size, align);
+}
+
+SYMM_EXPORT void *shmemx_malloc_device(size_t size)
+{
+    return dev_malloc("shmemx_malloc_device", size, 0);
+}
+
+SYMM_EXPORT void *shmemx_align_device(size_t alignment, size_t size)
+{
+    if (alignment == 0)
+        symm_fatal("shmemx_align_device(alignment=0, size=%zu): alignment must be a power of two",
+                   size);
+    return dev_malloc("shmemx_align_device", size, alignment);
+}
+
+SYMM_EXPORT void *shmemx_calloc_device(size_t count, size_t size)
+{
+    const char *call = "shmemx_calloc_device";
+    void *p;
+
+    if (size && count > SIZE_MAX / size)
+        symm_fatal("%s(count=%zu, size=%zu): the product overflows", call, count, size);
+    p = dev_malloc(call, count * size, 0);
+    if (p) {
+        /* Zero before any peer may write: the barrier inside malloc ran before this. */
+        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)p, 0, count * size,
+                                                    symm_cuda_g.copy));
+        SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
+        symm_barrier_world();
+    }
+    return p;
+}
+
+SYMM_EXPORT void shmemx_free_device(void *ptr)
+{
+    const char *call = "shmemx_free_device";
+    uintptr_t off = (uintptr_t)ptr - (uintptr_t)symm_cuda_g.base;
+
+    symm_check_init(call);
+    if (ptr != NULL && (!symm_cuda_g.started || off >= symm_devheap_g.size ||
+                        symm_alloc_size_of(&symm_devheap_g.alloc, off) == 0))
+        symm_fatal("%s(ptr=%p): not a block returned by a device heap allocation", call, ptr);
+    if (symm_cuda_g.started) {
+        symm_cuda_bind(call);
+        SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
+    }
+    symm_barrier_world();
+    if (ptr != NULL)
+        symm_alloc_put(&symm_devheap_g.alloc, off);
+}

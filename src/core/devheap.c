@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The device heap of a GPU PE, beside the host heap (core/heap.c): its window, the chunks that
+ * back it, its allocator, and the table of teams its internal part holds. The collective
+ * allocation calls, which agree across PEs, are coll/devheap.c's.
+ *
+ * The window is one cuMemAddressReserve of n_pes * stride device addresses; this PE's heap is
+ * its slot, and every peer's heap is mapped into the peer's slot (the CUDA transport maps them,
+ * tl/cuda/cuda.c), so a peer address is addr + (pe - me) * stride on host and device alike.
+ * The heap is backed by chunks: cuMemCreate (POSIX file descriptor handle), mapped into the own
+ * slot, then shared with every PE. Allocation is deterministic (the same offsets on every PE),
+ * so every PE grows its heap in the same call by the same chunk: the chunk is created before the
+ * allocation's agreement barrier (a PE whose GPU is short of memory makes the call fail on
+ * every PE) and shared after it. Chunks grow the heap by at least a quarter of its backed size,
+ * which keeps their number logarithmic, and are not given back before finalize.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/devheap.h"
+
+symm_devheap_t symm_devheap_g;
+
+/* One piece of this PE's device heap: [off, off + len), backed by one cuMemCreate handle and
+ * mapped at that offset of every PE's slot in every process of the node. */
+typedef struct chunk {
+    size_t off;
+    size_t len;
+    CUmemGenericAllocationHandle handle;
+} chunk_t;
+
+static chunk_t *chunks;
+static size_t nchunks, chunks_cap;
+
+/* ---- Chunks ---------------------------------------------------------------------------------- */
+static void set_access(const char *call, char *at, size_t len)
+{
+    CUmemAccessDesc acc = {.location = {.type = CU_MEM_LOCATION_TYPE_DEVICE,
+                                        .id = symm_cuda_g.dev},
+                           .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+
+    SYMM_CU_CHECK(call, symm_cu.cuMemSetAccess((CUdeviceptr)at, len, &acc, 1));
+}
+
+/* Creates [backed, top) of this PE's heap and maps it in the own slot. SYMM_ERR_NOMEM when the
+ * GPU has not the memory (nothing changed then); *why says so. */
+static symm_status_t grow_local(const char *call, size_t top, char *why, size_t why_len)
+{
+    CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                                .location = {.type = CU_MEM_LOCATION_TYPE_DEVICE,
+                                             .id = symm_cuda_g.dev}};
+    size_t off = symm_cuda_g.backed, len = top - off;
+    CUmemGenericAllocationHandle h;
+    CUresult r;
+
+    if (nchunks == chunks_cap) {
+        size_t cap = chunks_cap ? 2 * chunks_cap : 16;
+        chunk_t *c = realloc(chunks, cap * sizeof(*c));
+        if (!c) {
+            snprintf(why, why_len, "out of host memory");
+            return SYMM_ERR_NOMEM;
+        }
+        chunks = c;
+        chunks_cap = cap;
+    }
+    r = symm_cu.cuMemCreate(&h, len, &prop, 0);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+        size_t free_b = 0, total = 0;
+        symm_cu.cuMemGetInfo(&free_b, &total);
+        snprintf(why, why_len, "GPU %d has %zu MiB free, %zu MiB more were needed",
+                 symm_cuda_g.ordinal, free_b >> 20, len >> 20);
+        return SYMM_ERR_NOMEM;
+    }
+    SYMM_CU_CHECK(call, r);
+    SYMM_CU_CHECK(call, symm_cu.cuMemMap((CUdeviceptr)(symm_cuda_g.base + off), len, 0, h, 0));
+    set_access(call, symm_cuda_g.base + off, len);
+    chunks[nchunks++] = (chunk_t){.off = off, .len = len, .handle = h};
+    symm_cuda_g.backed = top;
+    return SYMM_OK;
+}
+
+symm_status_t symm_devheap_grow(const char *call, size_t top, int *grew, char *why,
+                                size_t why_len)
+{
+    size_t backed = symm_cuda_g.backed, gran = symm_devheap_g.gran, target;
+    symm_status_t st;
+
+    *grew = 0;
+    if (top <= backed)
+        return SYMM_OK;
+    target = symm_round_up(top, gran);
+    if (target < backed + backed / 4)
+        target = symm_round_up(backed + backed / 4, gran);
+    if (target > symm_devheap_g.size)
+        target = symm_devheap_g.size;
+    st = grow_local(call, target, why, why_len);
+    *grew = st == SYMM_OK;
+    return st;
+}
+
+void symm_devheap_shrink(const char *call)
+{
+    chunk_t *c = &chunks[--nchunks];
+
+    SYMM_CU_CHECK(call, symm_cu.cuMemUnmap((CUdeviceptr)(symm_cuda_g.base + c->off), c->len));
+    SYMM_CU_CHECK(call, symm_cu.cuMemRelease(c->handle));
+    symm_cuda_g.backed = c->off;
+}
+
+void symm_devheap_share(const char *call)
+{
+    const chunk_t *c = &chunks[nchunks - 1];
+
+    symm_cuda_share(call, c->handle, c->off, c->len);
+}
+
+void symm_devheap_check(const char *call, const char *what, const void *addr, size_t n)
+{
+    if (!symm_cuda_local(addr, n))
+        symm_fatal("%s(%s=%p, bytes=%zu): [%p, %p) is not in the device heap (%p..%p)", call, what,
+                   addr, n, addr, (const void *)((const char *)addr + n),
+                   (void *)symm_cuda_g.base, (void *)(symm_cuda_g.base + symm_cuda_g.backed));
+}
+
+/* ---- Teams on the device -------------------------------------------------------------------
+ * The teams this PE belongs to, besides the world and shared teams: the host's copy of the
+ * table in the internal part (symm_dev_team_t), written to the device whenever it changes.
+ * A new team's slot starts from zero on the device (its barrier and collective epochs, flags
+ * and scratch): the split that creates it ends with a barrier of the parent, after which
+ * members may signal into it; the team that used the slot before has finished its kernels
+ * (a team is destroyed only after them). */
+_Static_assert(SYMM_DEV_TEAMS == SYMM_TEAM_SLOTS, "a team slot on the host is one on the device");
+static symm_dev_team_t dev_teams[SYMM_DEV_TEAM_TABLE];
+
+static void teams_upload(const char *call)
+{
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD((CUdeviceptr)(symm_cuda_g.base +
+                                                           offsetof(symm_dev_internal_t, teams)),
+                                             dev_teams, sizeof(dev_teams)));
+}
+
+/* {offset, bytes} of element `slot` of the internal part's array `field`. */
+#define SLOT_SIZE(field) sizeof(((symm_dev_internal_t *)0)->field[0])
+#define SLOT_RANGE(field, slot)                                                                  \
+    {offsetof(symm_dev_internal_t, field) + (size_t)(slot) * SLOT_SIZE(field), SLOT_SIZE(field)}
+
+static void slot_reset(const char *call, int slot)
+{
+    const size_t ranges[][2] = {SLOT_RANGE(bar_epoch, slot), SLOT_RANGE(coll_epoch, slot),
+                                SLOT_RANGE(bar, slot),       SLOT_RANGE(tready, slot),
+                                SLOT_RANGE(tdone, slot),     SLOT_RANGE(team_scratch, slot),
+                                SLOT_RANGE(tch_epoch, slot), SLOT_RANGE(tch_ready, slot),
+                                SLOT_RANGE(tch_done, slot)};
+
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_cuda_g.base + ranges[i][0]),
+                                                    0, ranges[i][1], symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
+}
+
+void symm_gpu_team_add(const symm_team_t *t)
+{
+    const char *call = "shmem_team_split";
+    const unsigned long long h = (unsigned long long)(uintptr_t)t;
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    while (dev_teams[i].handle > 1)
+        i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1);
+    dev_teams[i] = (symm_dev_team_t){.handle = h, .slot = t->slot, .start = t->start,
+                                     .stride = t->stride, .size = t->size, .me = t->me};
+    if (!symm_cuda_g.started)
+        return;
+    symm_cuda_bind(call);
+    slot_reset(call, t->slot);
+    teams_upload(call);
+}
+
+void symm_gpu_team_remove(const symm_team_t *t)
+{
+    const unsigned long long h = (unsigned long long)(uintptr_t)t;
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && dev_teams[i].handle != 0;
+         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
+        if (dev_teams[i].handle == h) {
+            dev_teams[i].handle = 1;
+            if (symm_cuda_g.started) {
+                symm_cuda_bind("shmem_team_destroy");
+                teams_upload("shmem_team_destroy");
+            }
+            return;
+        }
+    }
+}
+
+/* ---- Start and end ------------------------------------------------------------------------- */
+/* Every PE must reserve the same heap size. */
+static void agree_size(const char *call)
+{
+    uint64_t mine = symm_devheap_g.size, *all = malloc(sizeof(uint64_t) * symm_g.n_pes);
+
+    if (!all || symm_g.boot->allgather(&mine, sizeof(mine), all) != SYMM_OK)
+        symm_fatal("%s: cannot agree on the device heap size with the other PEs", call);
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        if (all[pe] != mine)
+            symm_fatal("%s: SYMM_DEVICE_HEAP_SIZE differs across PEs: this PE has %llu bytes, "
+                       "pe %d %llu", call, (unsigned long long)mine, pe,
+                       (unsigned long long)all[pe]);
+    free(all);
+}
+
+void symm_devheap_init(const char *call)
+{
+    CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                                .location = {.type = CU_MEM_LOCATION_TYPE_DEVICE,
+                                             .id = symm_cuda_g.dev}};
+    symm_devheap_t *d = &symm_devheap_g;
+    char why[256];
+    CUdeviceptr win;
+
+    SYMM_CU_CHECK(call, symm_cu.cuMemGetAllocationGranularity(&d->gran, &prop,
+                                                              CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    d->size = symm_round_up(d->size < SYMM_DEV_INTERNAL_SIZE + d->gran
+                                ? SYMM_DEV_INTERNAL_SIZE + d->gran
+                                : d->size,
+                            d->gran);
+    agree_size(call);
+    symm_cuda_g.stride = d->size;
+    SYMM_CU_CHECK(call, symm_cu.cuMemAddressReserve(&win, (size_t)symm_g.n_pes * symm_cuda_g.stride,
+                                                    d->gran, 0, 0));
+    symm_cuda_g.win = (char *)win;
+    symm_cuda_g.base = symm_cuda_g.win + (size_t)symm_g.my_pe * symm_cuda_g.stride;
+    if (symm_alloc_init(&d->alloc, SYMM_DEV_INTERNAL_SIZE, d->size - SYMM_DEV_INTERNAL_SIZE) !=
+        SYMM_OK)
+        symm_fatal("%s: out of host memory", call);
+
+    /* The internal part: zero before any peer can see it. */
+    if (grow_local(call, symm_round_up(SYMM_DEV_INTERNAL_SIZE, d->gran), why, sizeof(why)) !=
+        SYMM_OK)
+        symm_fatal("%s: cannot back the device heap's first %u bytes: %s", call,
+                   SYMM_DEV_INTERNAL_SIZE, why);
+    SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)symm_cuda_g.base, 0,
+                                                symm_cuda_g.backed, symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
+    teams_upload(call);
+    symm_devheap_share(call);
+}
+
+void symm_devheap_fini(const char *call)
+{
+    for (size_t i = nchunks; i-- > 0;) {
+        symm_cuda_unmap(call, chunks[i].off, chunks[i].len);
+        SYMM_CU_CHECK(call, symm_cu.cuMemRelease(chunks[i].handle));
+    }
+    SYMM_CU_CHECK(call, symm_cu.cuMemAddressFree((CUdeviceptr)symm_cuda_g.win,
+                                                 (size_t)symm_g.n_pes * symm_cuda_g.stride));
+    symm_alloc_fini(&symm_devheap_g.alloc);
+    free(chunks);
+    chunks = NULL;
+    nchunks = chunks_cap = 0;
+    symm_cuda_g.backed = 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The device heap (core/devheap.c) and the start of the GPU part that sets it up (core/gpu.c),
+ * for the files that run on the CUDA transport (tl/cuda/cuda.h), which holds the device, the
+ * device window and the library's kernels. Built with CUDA only.
+ */
+#ifndef SYMM_CORE_DEVHEAP_H
+#define SYMM_CORE_DEVHEAP_H
+
+#include "core/gpu.h"
+#include "core/state.h"
+#include "tl/cuda/cuda.h"
+
+typedef struct symm_devheap {
+    size_t size;               /* SYMM_DEVICE_HEAP_SIZE, rounded to the granularity at start */
+    size_t gran;               /* the driver's granularity of a mapping */
+    symm_alloc_t alloc;        /* blocks, above the internal part (SYMM_DEV_INTERNAL_SIZE) */
+} symm_devheap_t;
+
+extern symm_devheap_t symm_devheap_g;
+
+/* Starts the GPU part if it has not started (collective); fatal when it cannot. */
+void symm_gpu_start(const char *call);
+/* Fatal unless the GPU part has started; binds the device to the calling thread. */
+void symm_gpu_need(const char *call);
+
+/* At start, with the device chosen: agrees on the size with every PE, reserves the window,
+ * backs the internal part (zeroed) and maps it at every PE. Collective. */
+void symm_devheap_init(const char *call);
+/* At finalize: unmaps and releases every chunk, frees the window. */
+void symm_devheap_fini(const char *call);
+/* An allocation's block ends at offset top: backs this PE's heap up to top when it is not
+ * backed yet (*grew 1), mapped in the own slot only until symm_devheap_share. SYMM_ERR_NOMEM
+ * when the GPU has not the memory (nothing changed then); *why says so. */
+symm_status_t symm_devheap_grow(const char *call, size_t top, int *grew, char *why,
+                                size_t why_len);
+/* Undoes the last symm_devheap_grow (an allocation that failed on another PE). */
+void symm_devheap_shrink(const char *call);
+/* Collective, after the allocation's barrier, on every PE that grew: maps the new chunk at
+ * every PE. */
+void symm_devheap_share(const char *call);
+/* Fatal, naming call and the argument what, unless [addr, addr + n) lies in this PE's backed
+ * device heap. */
+void symm_devheap_check(const char *call, const char *what, const void *addr, size_t n);
+
+#endif

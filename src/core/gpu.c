@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The GPU part of a PE: its settings, its start (device, context, device heap, the library's
+ * kernels, the device state) and end, the core's hooks into it (host RMA on device memory,
+ * shmem_ptr, the waits' watch for a failed kernel), and the registry of modules that hold a
+ * copy of the device state. The device heap is core/devheap.c's; what reaches the GPU, the CUDA
+ * transport's (tl/cuda).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/devheap.h"
+#include <shmemx_gpu.h>
+
+static int mode = -1;              /* SYMM_GPU: -1 auto, 0 off, 1 at init */
+static const char *device_list;    /* SYMM_GPU_DEVICE, or NULL */
+static symm_dev_state_t dev_state; /* what the library's and every module's copy hold */
+
+#define MAX_MODULES 256
+static struct {
+    const char *(*set_state)(const void *state, size_t len);
+} modules[MAX_MODULES];
+static int nmodules;
+static int bad_abi; /* a module compiled against another device state layout */
+
+/* ---- Errors ------------------------------------------------------------------------------ */
+SYMM_EXPORT void shmemx_gpu_fail(const char *call, const char *what)
+{
+    char dev[400];
+
+    if (symm_cuda_report(dev, sizeof(dev)))
+        symm_fatal("%s (seen by %s: %s)", dev, call, what);
+    symm_fatal("%s: %s", call, what);
+}
+
+/* ---- Settings ------------------------------------------------------------------------------
+ * SYMM_GPU, SYMM_GPU_DEVICE, SYMM_DEVICE_HEAP_SIZE. */
+static void load_params(const char *call)
+{
+    static int loaded;
+    const char *setting = symm_g.params.gpu;
+    int on;
+
+    if (loaded)
+        return;
+    loaded = 1;
+    mode = -1;
+    if (setting && *setting && strcmp(setting, "auto") != 0) {
+        if (symm_parse_bool(setting, &on) != SYMM_OK)
+            symm_fatal("%s: SYMM_GPU='%s' is not auto, 0 or 1", call, setting);
+        mode = on;
+    }
+    symm_devheap_g.size = symm_g.params.device_heap_size;
+    device_list = symm_g.params.gpu_device;
+    if (device_list && !*device_list)
+        device_list = NULL;
+}
+
+/* This PE's rank among the PEs of its host, whose GPUs they share: symmrun says it
+ * (SYMM_LOCAL_RANK, per virtual node), else the bootstrap's hosts tell, whatever started the
+ * job (mpirun, srun, a unique id, an MPI communicator that is a part of the world). */
+static int local_rank(int *local_size)
+{
+    const char *r = getenv("SYMM_LOCAL_RANK"), *s = getenv("SYMM_LOCAL_SIZE");
+    const int *host = symm_g.boot->host;
+    int rank = 0, size = 0;
+
+    if (r && *r) {
+        *local_size = s && *s ? atoi(s) : symm_g.n_pes;
+        return atoi(r);
+    }
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        if (!host || host[pe] == host[symm_g.my_pe]) {
+            rank += pe < symm_g.my_pe;
+            size++;
+        }
+    *local_size = size;
+    return rank;
+}
+
+/* The device the program made current before symm started (cudaSetDevice), or -1. */
+static int chosen_device(int count)
+{
+    CUcontext c = NULL;
+    CUdevice d, di;
+
+    if (device_list || symm_cu.cuCtxGetCurrent(&c) != CUDA_SUCCESS || !c ||
+        symm_cu.cuCtxGetDevice(&d) != CUDA_SUCCESS)
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (symm_cu.cuDeviceGet(&di, i) == CUDA_SUCCESS && di == d)
+            return i;
+    return -1;
+}
+
+/* The CUDA device index this PE takes among `count` visible ones. */
+static int pick_device(const char *call, int count)
+{
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    int lsize, lrank = local_rank(&lsize), ordinal = lrank;
+
+    if (!visible)
+        visible = "(not set)";
+    if (count == 0)
+        symm_fatal("%s: this PE needs a GPU and sees none (CUDA_VISIBLE_DEVICES=%s)", call,
+                   visible);
+    if (device_list) {
+        const char *p = device_list;
+        char *end;
+        long v = -1;
+        int i = 0;
+
+        for (;; i++) {
+            errno = 0;
+            v = strtol(p, &end, 10);
+            if (end == p || errno || v < 0 || (*end != ',' && *end != '\0'))
+                symm_fatal("%s: SYMM_GPU_DEVICE='%s' is not a device index or a comma-separated "
+                           "list of them", call, device_list);
+            if (i == lrank || *end == '\0')
+                break;
+            p = end + 1;
+        }
+        if (i != lrank && strchr(device_list, ','))
+            symm_fatal("%s: SYMM_GPU_DEVICE='%s' names %d devices, but this PE is rank %d on its "
+                       "node", call, device_list, i + 1, lrank);
+        ordinal = (int)v;
+        if (ordinal >= count)
+            symm_fatal("%s: SYMM_GPU_DEVICE='%s' asks for device %d, but this PE sees %d GPUs "
+                       "(CUDA_VISIBLE_DEVICES=%s)", call, device_list, ordinal, count,
+                       visible);
+        return ordinal;
+    }
+    if (ordinal >= count)
+        symm_fatal("%s: %d PEs run on this node and it has %d visible GPUs "
+                   "(CUDA_VISIBLE_DEVICES=%s): each PE needs a GPU of its own; run at most %d "
+                   "PEs a node, or share GPUs with SYMM_GPU_DEVICE", call, lsize, count, visible,
+                   count);
+    return ordinal;
+}
+
+/* ---- Start ---------------------------------------------------------------------------------- */
+static void publish_state(const char *call)
+{
+    CUdeviceptr g;
+    size_t len;
+
+    SYMM_CU_CHECK(call, symm_cu.cuModuleGetGlobal(&g, &len, symm_cuda_g.module, "symm_dev_c"));
+    if (len != sizeof(symm_dev_state_t))
+        symm_fatal("%s: the library's kernels were built against another device state", call);
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD(g, &dev_state, len));
+    for (int i = 0; i < nmodules; i++) {
+        const char *err = modules[i].set_state(&dev_state, sizeof(dev_state));
+        if (err)
+            symm_fatal("%s: cannot set the device state of a module of this program: %s", call,
+                       err);
+    }
+}
+
+static void check_device(const char *call)
+{
+    static const struct {
+        CUdevice_attribute attr;
+        const char *what;
+    } need[] = {
+        {CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, "virtual memory management"},
+        {CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+         "POSIX file descriptor memory handles"},
+        {CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, "unified addressing"},
+    };
+    char name[128] = "?";
+
+    symm_cu.cuDeviceGetName(name, sizeof(name), symm_cuda_g.dev);
+    for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+        int v = 0;
+        SYMM_CU_CHECK(call, symm_cu.cuDeviceGetAttribute(&v, need[i].attr, symm_cuda_g.dev));
+        if (!v)
+            symm_fatal("%s: GPU %d (%s) does not support %s", call, symm_cuda_g.ordinal, name,
+                       need[i].what);
+    }
+    SYMM_CU_CHECK(call, symm_cu.cuDeviceGetAttribute(
+                            &symm_cuda_g.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                            symm_cuda_g.dev));
+}
+
+void symm_gpu_start(const char *call)
+{
+    char why[256];
+    int count = 0;
+    CUdeviceptr err_dev;
+    void *err_host;
+
+    if (symm_cuda_g.started) {
+        symm_cuda_bind(call);
+        return;
+    }
+    symm_check_init(call);
+    load_params(call);
+    if (mode == 0)
+        symm_fatal("%s: the GPU part is off (SYMM_GPU=0)", call);
+    if (bad_abi)
+        symm_fatal("%s: a module of this program was compiled against another symm device API "
+                   "(device state version %d); rebuild it with this symm", call, bad_abi);
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
+            symm_fatal("%s: pe %d runs on another node; GPU jobs span one node so far", call, pe);
+    if (symm_g.n_pes > SYMM_DEV_MAX_PES)
+        symm_fatal("%s: %d PEs; GPU jobs have at most %d PEs so far", call, symm_g.n_pes,
+                   SYMM_DEV_MAX_PES);
+    if (symm_cu_load(why, sizeof(why)) != SYMM_OK)
+        symm_fatal("%s: this PE needs a GPU: %s", call, why);
+    symm_cuda_g.env = (symm_cuda_env_t){
+        .rank = symm_g.my_pe,
+        .size = symm_g.n_pes,
+        .first = symm_g.win_first,
+        .count = symm_g.win_n,
+        .exchange_fds = symm_g.boot->exchange_fds,
+        .status_str = symm_status_str,
+        .fatal = symm_fatal,
+    };
+    CUresult r = symm_cu.cuInit(0);
+    if (r != CUDA_ERROR_NO_DEVICE) {
+        SYMM_CU_CHECK(call, r);
+        SYMM_CU_CHECK(call, symm_cu.cuDeviceGetCount(&count));
+    }
+    /* A GPU the program chose before symm started is this PE's (as NVSHMEM takes it); else
+     * SYMM_GPU_DEVICE, else the PE's rank on its host. */
+    symm_cuda_g.ordinal = chosen_device(count);
+    if (symm_cuda_g.ordinal < 0)
+        symm_cuda_g.ordinal = pick_device(call, count);
+    SYMM_CU_CHECK(call, symm_cu.cuDeviceGet(&symm_cuda_g.dev, symm_cuda_g.ordinal));
+    check_device(call);
+    SYMM_CU_CHECK(call, symm_cu.cuDevicePrimaryCtxRetain(&symm_cuda_g.ctx, symm_cuda_g.dev));
+    SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_cuda_g.ctx));
+
+    SYMM_CU_CHECK(call, symm_cu.cuStreamCreate(&symm_cuda_g.copy, CU_STREAM_NON_BLOCKING));
+    symm_devheap_init(call);
+
+    SYMM_CU_CHECK(call,
+                  symm_cu.cuMemHostAlloc(&err_host, sizeof(symm_dev_err_t),
+                                         CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+    memset(err_host, 0, sizeof(symm_dev_err_t));
+    SYMM_CU_CHECK(call, symm_cu.cuMemHostGetDevicePointer(&err_dev, err_host, 0));
+    symm_cuda_g.err = err_host;
+    symm_cuda_load_kernels(call);
+
+    dev_state = (symm_dev_state_t){
+        .win = symm_cuda_g.win,
+        .base = symm_cuda_g.base,
+        .stride = symm_cuda_g.stride,
+        .size = symm_devheap_g.size,
+        .err = (symm_dev_err_t *)err_dev,
+        .team_world = SHMEM_TEAM_WORLD,
+        .team_shared = SHMEM_TEAM_SHARED,
+        .my_pe = symm_g.my_pe,
+        .n_pes = symm_g.n_pes,
+        .abi = SYMM_DEV_ABI,
+    };
+    symm_cuda_g.started = 1;
+    publish_state(call);
+    symm_info("%s: GPU %d of %d, device heap of %zu MiB a PE at %p", call, symm_cuda_g.ordinal,
+              count, symm_devheap_g.size >> 20, (void *)symm_cuda_g.win);
+}
+
+void symm_gpu_need(const char *call)
+{
+    symm_check_init(call);
+    if (!symm_cuda_g.started)
+        symm_fatal("%s: the GPU part has not started: allocate device memory "
+                   "(shmemx_malloc_device) first, or set SYMM_GPU=1", call);
+    symm_cuda_bind(call);
+}
+
+/* ---- Hooks of the core -------------------------------------------------------------------- */
+symm_status_t symm_gpu_init(void)
+{
+    load_params("shmem_init");
+    if (mode == 1 || (mode == -1 && nmodules > 0))
+        symm_gpu_start("shmem_init");
+    return SYMM_OK;
+}
+
+void symm_gpu_fini(void)
+{
+    const char *call = "shmem_finalize";
+
+    if (!symm_cuda_g.started || symm_cuda_gone())
+        return;
+    symm_cuda_bind(call);
+    SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
+    symm_devheap_fini(call);
+    SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.module));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamDestroy(symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuMemFreeHost(symm_cuda_g.err));
+    symm_cuda_g.err = NULL;
+    symm_cuda_g.queued = 0;
+    symm_cuda_g.started = 0;
+    symm_cu.cuDevicePrimaryCtxRelease(symm_cuda_g.dev);
+    symm_cuda_g.ordinal = -1;
+}
+
+/* Host RMA on the device heap: a copy on the transport's stream. */
+symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put)
+{
+    symm_status_t st = symm_cuda_copy(dest, src, n, pe, put, 0);
+
+    symm_g.gpu_queued = symm_cuda_g.queued;
+    return st;
+}
+
+symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put)
+{
+    symm_status_t st = symm_cuda_copy(dest, src, n, pe, put, 1);
+
+    symm_g.gpu_queued = symm_cuda_g.queued;
+    return st;
+}
+
+void symm_gpu_quiet(void)
+{
+    symm_cuda_quiet();
+    symm_g.gpu_queued = 0;
+}
+
+void *symm_gpu_ptr(const void *addr, int pe)
+{
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_cuda_g.base;
+
+    if (!symm_cuda_g.started || off >= symm_devheap_g.size ||
+        (unsigned)pe >= (unsigned)symm_g.n_pes)
+        return NULL;
+    return symm_cuda_xlate(addr, pe);
+}
+
+void symm_gpu_poll(const char *call)
+{
+    CUresult r;
+
+    if (!symm_cuda_g.started || symm_cuda_gone())
+        return;
+    if (symm_cuda_g.err && symm_cuda_g.err->set == 1)
+        symm_cuda_fail(call, "a device check", CUDA_ERROR_ASSERT);
+    symm_cuda_bind(call);
+    r = symm_cu.cuStreamQuery(symm_cuda_g.copy);
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY)
+        symm_cuda_fail(call, "cuStreamQuery", r);
+}
+
+/* ---- Queries ------------------------------------------------------------------------------ */
+SYMM_EXPORT void *shmemx_device_heap_base(int pe)
+{
+    symm_check_init("shmemx_device_heap_base");
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("shmemx_device_heap_base(pe=%d): pe %d is out of range (the job has %d PEs, "
+                   "0..%d)", pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    return symm_cuda_g.started ? symm_cuda_g.win + (size_t)pe * symm_cuda_g.stride : NULL;
+}
+
+SYMM_EXPORT size_t shmemx_device_heap_size(void)
+{
+    symm_check_init("shmemx_device_heap_size");
+    load_params("shmemx_device_heap_size");
+    return symm_devheap_g.size > SYMM_DEV_INTERNAL_SIZE
+               ? symm_devheap_g.size - SYMM_DEV_INTERNAL_SIZE
+               : 0;
+}
+
+SYMM_EXPORT int shmemx_gpu_device(void)
+{
+    return symm_cuda_g.started ? symm_cuda_g.ordinal : -1;
+}
+
+/* ---- Modules ------------------------------------------------------------------------------ */
+SYMM_EXPORT int shmemx_gpu_register_module(const char *(*set_state)(const void *, size_t),
+                                           int abi)
+{
+    if (abi != SYMM_DEV_ABI) {
+        bad_abi = abi;
+        return -1;
+    }
+    if (nmodules == MAX_MODULES) {
+        static const char msg[] = "symm: more than 256 modules use the device API\n";
+        if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+            /* Nowhere to report. */
+        }
+        abort();
+    }
+    modules[nmodules++].set_state = set_state;
+    if (symm_cuda_g.started) {
+        const char *err = set_state(&dev_state, sizeof(dev_state));
+        if (err)
+            symm_fatal("shmemx_gpu_register_module: cannot set the device state of a module "
+                       "loaded after the GPU part started: %s", err);
+    }
+    return 0;
+}
