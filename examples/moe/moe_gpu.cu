@@ -12,6 +12,8 @@
  *
  * The same flags and checks as moe (the combined tokens are compared within bfloat16's
  * rounding). The PEs must share a node: the view reaches peers by NVLink (or PCIe) mappings.
+ * With --bench [--warmup W] it times the phases instead of checking them (see bench() below;
+ * bench/moe/run.sh runs it).
  *
  * Rounds without barriers. Each round uses the buffers of its parity, and its signals carry
  * the round's number. A PE writes a peer's slot of parity p in round r + 2 only after its own
@@ -49,6 +51,7 @@ static void cuda_check(cudaError_t e, const char *expr, int line)
 typedef struct gpu_moe {
     int n, me, local, topk, hidden, channels, cap;
     size_t rec, head;                 /* bytes of a dispatched token, of its head */
+    size_t size;                      /* bytes of the symmetric block */
     shmemx_ep_chan_t cnt[2];          /* counts: tokens, then rows per expert (by parity) */
     shmemx_ep_chan_t disp[2];         /* tokens */
     shmemx_ep_chan_t comb[2];         /* partial outputs */
@@ -351,6 +354,7 @@ static void *setup(gpu_moe_t *g, const moe_args_t *a)
     cur = shmemx_ep_cursor(block, size);
     carve(&cur, g);
     shmemx_ep_check("moe_gpu", &cur);
+    g->size = size;
     shmemx_ep_view_init(&g->view, block, size);
     for (int pe = 0; pe < g->n; pe++)
         if (shmemx_ep_peer(&g->view, block, pe) == NULL)
@@ -456,17 +460,13 @@ static long check_round(const gpu_moe_t *g, const moe_args_t *a, int iter, int t
     return errors;
 }
 
-/* One round: this PE's tokens to the GPU, then dispatch, experts and combine on the stream. */
-static float round_trip(gpu_moe_t *g, const moe_args_t *a, int iter, cudaStream_t st)
+/* This PE's tokens and routing of round `iter` to the GPU; idx (tokens x topk) keeps the
+ * routing on the host. */
+static void upload(gpu_moe_t *g, const moe_args_t *a, int iter, int tokens, int *idx)
 {
-    const int tokens = moe_tokens_of(a, g->me, g->n), K = a->topk, H = a->hidden;
+    const int K = a->topk, H = a->hidden;
     bf16 *x = (bf16 *)malloc(((size_t)tokens * H + 1) * sizeof(bf16));
-    int *idx = (int *)malloc(((size_t)tokens * K + 1) * sizeof(int));
-    float *w = (float *)malloc(((size_t)tokens * K + 1) * sizeof(float)), ms = 0.0f;
-    unsigned long long round = (unsigned long long)iter + 1;
-    size_t shared = dispatch_shared(g->n, g->n * g->local, g->local);
-    void *args[] = {g, (void *)&tokens, &round};
-    cudaEvent_t t0, t1;
+    float *w = (float *)malloc(((size_t)tokens * K + 1) * sizeof(float));
 
     for (int t = 0; t < tokens; t++) {
         moe_route(a, iter, g->me, g->n, t, idx + (size_t)t * K, w + (size_t)t * K);
@@ -479,26 +479,191 @@ static float round_trip(gpu_moe_t *g, const moe_args_t *a, int iter, cudaStream_
                           cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy((void *)g->w, w, (size_t)tokens * K * sizeof(float),
                           cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaEventCreate(&t0));
-    CUDA_CHECK(cudaEventCreate(&t1));
-    CUDA_CHECK(cudaEventRecord(t0, st));
+    free(x);
+    free(w);
+}
+
+/* Dispatch, experts and combine of round `round` on the stream; ev[0..3] (may be NULL) are
+ * recorded before dispatch, between the kernels and after combine. */
+static void launch_round(gpu_moe_t *g, const moe_args_t *a, int tokens, unsigned long long round,
+                         cudaStream_t st, cudaEvent_t *ev)
+{
+    size_t shared = dispatch_shared(g->n, g->n * g->local, g->local);
+    void *args[] = {g, (void *)&tokens, &round};
+
+    if (ev)
+        CUDA_CHECK(cudaEventRecord(ev[0], st));
     CUDA_CHECK((cudaError_t)shmemx_collective_launch((const void *)dispatch_kernel,
                                                      dim3(a->channels), dim3(THREADS), args,
                                                      shared, st));
+    if (ev)
+        CUDA_CHECK(cudaEventRecord(ev[1], st));
     expert_kernel<<<264, THREADS, 0, st>>>(*g);
     CUDA_CHECK(cudaGetLastError());
+    if (ev)
+        CUDA_CHECK(cudaEventRecord(ev[2], st));
     CUDA_CHECK((cudaError_t)shmemx_collective_launch((const void *)combine_kernel,
                                                      dim3(a->channels), dim3(THREADS), args, 0,
                                                      st));
+    if (ev)
+        CUDA_CHECK(cudaEventRecord(ev[3], st));
+}
+
+/* One round: this PE's tokens to the GPU, then dispatch, experts and combine on the stream. */
+static float round_trip(gpu_moe_t *g, const moe_args_t *a, int iter, cudaStream_t st)
+{
+    const int tokens = moe_tokens_of(a, g->me, g->n);
+    int *idx = (int *)malloc(((size_t)tokens * a->topk + 1) * sizeof(int));
+    float ms = 0.0f;
+    cudaEvent_t t0, t1;
+
+    upload(g, a, iter, tokens, idx);
+    CUDA_CHECK(cudaEventCreate(&t0));
+    CUDA_CHECK(cudaEventCreate(&t1));
+    CUDA_CHECK(cudaEventRecord(t0, st));
+    launch_round(g, a, tokens, (unsigned long long)iter + 1, st, NULL);
     CUDA_CHECK(cudaEventRecord(t1, st));
     CUDA_CHECK(cudaEventSynchronize(t1));
     CUDA_CHECK(cudaEventElapsedTime(&ms, t0, t1));
     CUDA_CHECK(cudaEventDestroy(t0));
     CUDA_CHECK(cudaEventDestroy(t1));
-    free(x);
     free(idx);
-    free(w);
     return ms;
+}
+
+/*
+ * --bench [--warmup W]: W rounds (5), then --iters rounds timed by events between the
+ * kernels, all on one stream with no host synchronisation, over the tokens of round 0. Then
+ * the peer-store ceiling: a kernel on every SM that only stores the same bytes into the next
+ * PE's block through the view, W + --iters times. The bytes counted are those stored into
+ * other PEs' slots (at 1 PE, into its own): a record (head and token) per (token, destination
+ * PE) in dispatch, a bfloat16 row per (token, destination PE) in combine. PE 0 prints one
+ * line of key=value pairs, the times the largest over the PEs.
+ */
+__global__ void store_kernel(uint4 *dst, const uint4 *src, size_t count)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+/* Microseconds a launch of the store kernel takes on average over `iters` after `warmup`,
+ * every PE starting together. */
+static double ceiling_us(const gpu_moe_t *g, void *block, size_t bytes, int warmup, int iters,
+                         cudaStream_t st)
+{
+    uint4 *dst = (uint4 *)shmemx_ep_peer(&g->view, block, (g->me + 1) % g->n);
+    size_t count = round16(bytes) / 16;
+    uint4 *src = dev_alloc<uint4>(count);
+    cudaEvent_t t0, t1;
+    int sms = 0;
+    float ms = 0.0f;
+
+    if (round16(bytes) > g->size)
+        shmemx_gpu_fail("moe_gpu --bench", "the ceiling's bytes do not fit the peer's block");
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                      shmemx_gpu_device()));
+    CUDA_CHECK(cudaMemset(src, 0x5a, count * 16));
+    CUDA_CHECK(cudaEventCreate(&t0));
+    CUDA_CHECK(cudaEventCreate(&t1));
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    shmem_barrier_all();
+    for (int r = 0; r < warmup + iters; r++) {
+        if (r == warmup)
+            CUDA_CHECK(cudaEventRecord(t0, st));
+        store_kernel<<<sms * 4, THREADS, 0, st>>>(dst, src, count);
+        CUDA_CHECK(cudaGetLastError());
+    }
+    CUDA_CHECK(cudaEventRecord(t1, st));
+    CUDA_CHECK(cudaEventSynchronize(t1));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, t0, t1));
+    CUDA_CHECK(cudaEventDestroy(t0));
+    CUDA_CHECK(cudaEventDestroy(t1));
+    CUDA_CHECK(cudaFree(src));
+    shmem_barrier_all();
+    return 1e3 * ms / iters;
+}
+
+static double bench_in[5], bench_out[5]; /* symmetric: the reduction's buffers */
+
+static void bench(gpu_moe_t *g, const moe_args_t *a, void *block, int warmup, cudaStream_t st)
+{
+    const int tokens = moe_tokens_of(a, g->me, g->n), K = a->topk, total = warmup + a->iters;
+    int *idx = (int *)malloc(((size_t)tokens * K + 1) * sizeof(int));
+    cudaEvent_t *ev = (cudaEvent_t *)malloc(sizeof(cudaEvent_t) * 4 * (size_t)total);
+    size_t sends = 0, disp_bytes, comb_bytes;
+
+    upload(g, a, 0, tokens, idx);
+    for (int t = 0; t < tokens; t++) {
+        unsigned long long to = 0;
+        for (int k = 0; k < K; k++)
+            if (idx[(size_t)t * K + k] >= 0)
+                to |= 1ull << (idx[(size_t)t * K + k] / g->local);
+        for (int d = 0; d < g->n; d++)
+            if (((to >> d) & 1) && (d != g->me || g->n == 1))
+                sends++;
+    }
+    disp_bytes = sends * g->rec;
+    comb_bytes = sends * (size_t)a->hidden * sizeof(bf16);
+    for (int i = 0; i < 4 * total; i++)
+        CUDA_CHECK(cudaEventCreate(&ev[i]));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    for (int r = 0; r < total; r++)
+        launch_round(g, a, tokens, (unsigned long long)r + 1, st, ev + 4 * r);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    memset(bench_in, 0, sizeof(bench_in));
+    for (int r = warmup; r < total; r++)
+        for (int p = 0; p < 3; p++) {
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, ev[4 * r + p], ev[4 * r + p + 1]));
+            bench_in[p] += 1e3 * ms / a->iters;
+        }
+    for (int i = 0; i < 4 * total; i++)
+        CUDA_CHECK(cudaEventDestroy(ev[i]));
+    shmem_barrier_all();
+    bench_in[3] = ceiling_us(g, block, disp_bytes, warmup, a->iters, st);
+    bench_in[4] = ceiling_us(g, block, comb_bytes, warmup, a->iters, st);
+    shmem_double_max_reduce(SHMEM_TEAM_WORLD, bench_out, bench_in, 5);
+    if (g->me == 0) {
+        printf("moe_gpu bench: pes=%d tokens=%d hidden=%d experts=%d topk=%d channels=%d "
+               "warmup=%d iters=%d dispatch_us=%.2f expert_us=%.2f combine_us=%.2f "
+               "dispatch_bytes=%zu combine_bytes=%zu dispatch_gbs=%.2f combine_gbs=%.2f "
+               "ceiling_dispatch_us=%.2f ceiling_combine_us=%.2f ceiling_dispatch_gbs=%.2f "
+               "ceiling_combine_gbs=%.2f\n",
+               g->n, tokens, a->hidden, a->experts, K, a->channels, warmup, a->iters,
+               bench_out[0], bench_out[1], bench_out[2], disp_bytes, comb_bytes,
+               disp_bytes / bench_out[0] / 1e3, comb_bytes / bench_out[2] / 1e3, bench_out[3],
+               bench_out[4], disp_bytes / bench_out[3] / 1e3, comb_bytes / bench_out[4] / 1e3);
+        fflush(stdout);
+    }
+    free(ev);
+    free(idx);
+}
+
+/* Takes --bench and --warmup W out of argv (moe_parse knows the rest); -1 on a bad W. */
+static int take_bench(int *argc, char **argv, int *on, int *warmup)
+{
+    int out = 1;
+
+    *on = 0;
+    *warmup = 5;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--bench") == 0) {
+            *on = 1;
+        } else if (strcmp(argv[i], "--warmup") == 0) {
+            char *end = NULL;
+            long v = i + 1 < *argc ? strtol(argv[i + 1], &end, 10) : -1;
+            if (end == NULL || *end || v < 0 || v > 1000000)
+                return -1;
+            *warmup = (int)v;
+            i++;
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    *argc = out;
+    return 0;
 }
 
 static long errors_all; /* globals are symmetric: the reduction's buffers */
@@ -511,20 +676,28 @@ int main(int argc, char **argv)
     cudaStream_t st;
     double ms = 0.0;
     void *block;
-    int rc;
+    int rc, bench_on, warmup;
 
     shmem_init();
     memset(&g, 0, sizeof(g));
     g.me = shmem_my_pe();
     g.n = shmem_n_pes();
+    if (take_bench(&argc, argv, &bench_on, &warmup) != 0) {
+        if (g.me == 0)
+            fprintf(stderr, "%s: --warmup takes a number of rounds from 0\n", argv[0]);
+        shmem_finalize();
+        return 2;
+    }
     if (moe_parse(argc, argv, g.me, g.n, &a, 4) != 0) {
         shmem_finalize();
         return 2;
     }
-    if (g.n > MAX_PES || a.symmetric) {
+    if (g.n > MAX_PES || a.symmetric || (bench_on && a.check)) {
         if (g.me == 0)
-            fprintf(stderr, "%s: %s\n", argv[0], a.symmetric ? "--symmetric is the CPU example's"
-                                                             : "more than 64 PEs");
+            fprintf(stderr, "%s: %s\n", argv[0],
+                    a.symmetric     ? "--symmetric is the CPU example's"
+                    : g.n > MAX_PES ? "more than 64 PEs"
+                                    : "--bench and --check are separate runs");
         shmem_finalize();
         return 2;
     }
@@ -544,6 +717,13 @@ int main(int argc, char **argv)
                     "(SYMM_DEVICE_HEAP_SIZE sets its size)\n");
         shmem_finalize();
         return 1;
+    }
+    if (bench_on) {
+        bench(&g, &a, block, warmup, st);
+        teardown(&g, block);
+        CUDA_CHECK(cudaStreamDestroy(st));
+        shmem_finalize();
+        return 0;
     }
     for (int iter = 0; iter < a.iters; iter++) {
         ms += round_trip(&g, &a, iter, st);
