@@ -228,6 +228,8 @@ int main(void)
         T *c = alloc_zero<T>(9);                                                                \
         for (int i = 1; i < 9; i += 3)                                                          \
             CUDA_CHECK(cudaMemset(c + i, 0xff, sizeof(T)));                                     \
+        /* The memsets may still run: peers' atomics must not meet them. */                     \
+        CUDA_CHECK(cudaDeviceSynchronize());                                                    \
         shmem_barrier_all();                                                                    \
         bit_##NAME<<<1, 1>>>(c, gt_dev_errors);                                                 \
         KERNEL_CHECK();                                                                         \
