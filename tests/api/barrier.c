@@ -10,13 +10,13 @@
 #include <sched.h>
 #include <string.h>
 
-#include "spmd.h"
+#include "../harness.h"
 
 #define ROUNDS 400
 #define BLOCK 256
 
-static volatile long slots[SPMD_MAX_PES]; /* slots[pe]: written by pe, on every PE */
-static long at0[SPMD_MAX_PES];            /* the same, on PE 0 only */
+static volatile long slots[TEST_MAX_PES]; /* slots[pe]: written by pe, on every PE */
+static long at0[TEST_MAX_PES];            /* the same, on PE 0 only */
 static long block[BLOCK];                 /* written by the left neighbour */
 
 int main(void)
@@ -29,7 +29,7 @@ int main(void)
     npes = shmem_n_pes();
     right = (me + 1) % npes;
     left = (me + npes - 1) % npes;
-    if (npes > SPMD_MAX_PES)
+    if (npes > TEST_MAX_PES)
         return 1;
     shmem_barrier_all();
 
@@ -80,5 +80,5 @@ int main(void)
         for (int pe = 0; pe < npes; pe++)
             EXPECT(at0[pe] == ROUNDS, "after the last round pe 0 has %ld from pe %d", at0[pe], pe);
     EXPECT(late_rounds > 0 || npes > ROUNDS, "pe %d was never late", me);
-    return spmd_finish("barrier");
+    return test_finish("barrier");
 }

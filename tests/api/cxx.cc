@@ -8,7 +8,7 @@
  */
 #include <complex>
 
-#include "spmd.h"
+#include "../harness.h"
 
 #define NRED 5
 
@@ -69,5 +69,5 @@ int main()
     fill(fsrc, 1);
     shmem_complexf_prod_to_all(fdst, fsrc, NRED, 0, 0, npes, fwrk, psync);
     expect("shmem_complexf_prod_to_all", fdst, 1);
-    return spmd_finish("cxx");
+    return test_finish("cxx");
 }

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "spmd.h"
+#include "../harness.h"
 #include "../nodes.h"
 #include "core/net.h"
 #include "core/state.h"
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
         blk[b] = shmem_malloc(sizes[b]);
         EXPECT(blk[b] != NULL, "shmem_malloc(%zu) returned NULL", sizes[b]);
         if (!blk[b])
-            return spmd_finish("extents");
+            return test_finish("extents");
         if (b == 0) /* the context's worker exists before the heap grows */
             shmem_ctx_putmem(ctx, blk[0], buf, 8, (me + 1) % npes);
         check_registered(b, off_of(blk[b]) + sizes[b]);
@@ -250,5 +250,5 @@ int main(int argc, char **argv)
     shmem_ctx_destroy(ctx);
     for (int b = NBLOCKS - 1; b >= 0; b--)
         shmem_free(blk[b]);
-    return spmd_finish("extents");
+    return test_finish("extents");
 }

@@ -14,15 +14,7 @@
  */
 #include <complex.h>
 
-#include "spmd.h"
-
-/* The selectors expand SYMM_TYPES themselves, which cannot happen inside an expansion of
- * SYMM_TYPES: a row macro that calls them is deferred, EXPAND(SYMM_TYPES(DEFER_ROW, M)) expands
- * M(row...) once the table itself is expanded. */
-#define EMPTY()
-#define DEFER(m) m EMPTY()
-#define EXPAND(...) __VA_ARGS__
-#define DEFER_ROW(M, ...) DEFER(M)(M, __VA_ARGS__)
+#include "../harness.h"
 
 #define NRED 3  /* elements per reduction */
 #define NFORM 6 /* forms of a bitwise atomic */
@@ -90,7 +82,7 @@ static void *word, *sbuf, *dbuf; /* symmetric */
     }
 #define BIT_TYPE(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)               \
     SYMM_IF_##BIT(BIT_ROUND(NAME, T, and) BIT_ROUND(NAME, T, or) BIT_ROUND(NAME, T, xor))
-EXPAND(SYMM_TYPES(DEFER_ROW, BIT_TYPE))
+TEST_EXPAND(SYMM_TYPES(TEST_DEFER_ROW, BIT_TYPE))
 
 static void test_bitwise(void)
 {
@@ -141,7 +133,7 @@ static void test_bitwise(void)
     SYMM_IF_##BITRED(RED_ROUND(NAME, T, and) RED_ROUND(NAME, T, or) RED_ROUND(NAME, T, xor))       \
         SYMM_IF_##MINMAX(RED_ROUND(NAME, T, max) RED_ROUND(NAME, T, min))                          \
             SYMM_IF_##SUMPROD(RED_ROUND(NAME, T, sum) RED_ROUND(NAME, T, prod))
-EXPAND(SYMM_TYPES(DEFER_ROW, RED_TYPE))
+TEST_EXPAND(SYMM_TYPES(TEST_DEFER_ROW, RED_TYPE))
 
 /* The complex rows of the table, sums and products: PE i gives (i + 1) + k i to the sum, and i
  * to the product on PE k % npes (1 elsewhere), so the product is i. */
@@ -170,7 +162,7 @@ EXPAND(SYMM_TYPES(DEFER_ROW, RED_TYPE))
 #define CPLX_TYPE(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
                   TOALL, TOBIT, OLD, DEV)                                                       \
     SYMM_IF_##SUMPROD(CPLX_ROUND(NAME, T))
-EXPAND(SYMM_TYPE_TABLE_COMPLEX(DEFER_ROW, CPLX_TYPE))
+TEST_EXPAND(SYMM_TYPE_TABLE_COMPLEX(TEST_DEFER_ROW, CPLX_TYPE))
 
 static void test_reductions(void)
 {
@@ -190,7 +182,7 @@ int main(void)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > SPMD_MAX_PES)
+    if (npes > TEST_MAX_PES)
         return 1;
     if (shmem_ctx_create(0, &ctx) != 0)
         ctx = SHMEM_CTX_DEFAULT;
@@ -208,5 +200,5 @@ int main(void)
     shmem_free(word);
     shmem_free(sbuf);
     shmem_free(dbuf);
-    return spmd_finish("generic");
+    return test_finish("generic");
 }

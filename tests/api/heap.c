@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "spmd.h"
+#include "../harness.h"
 
 static int me, npes, right, left, small, big_align;
 static char *base0; /* the first allocation; offsets are taken from it */
@@ -377,12 +377,12 @@ int main(int argc, char **argv)
     base0 = shmem_malloc(64);
     EXPECT(base0 != NULL, "first shmem_malloc(64)");
     if (!base0)
-        return spmd_finish("heap");
+        return test_finish("heap");
     if (big_align) {
         /* Alignments above the 2 MiB the heap window itself is aligned to. */
         test_align((size_t)16 << 20);
         shmem_free(base0);
-        return spmd_finish("heap (large alignments)");
+        return test_finish("heap (large alignments)");
     }
     if (small)
         before = fill_heap();
@@ -405,5 +405,5 @@ int main(int argc, char **argv)
         EXPECT(fill_heap() == before, "the heap holds fewer 1 MiB blocks than at start (%d)",
                before);
     shmem_free(base0);
-    return spmd_finish(small ? "heap (16 MiB)" : "heap");
+    return test_finish(small ? "heap (16 MiB)" : "heap");
 }

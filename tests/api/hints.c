@@ -10,7 +10,7 @@
  */
 #include <shmemx.h>
 
-#include "spmd.h"
+#include "../harness.h"
 
 static int me, npes, right, left;
 static long offset_slot;
@@ -65,5 +65,5 @@ int main(void)
     for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
         expect_block(unknown[i], 64 + 1000 * i);
     EXPECT(shmem_malloc_with_hints(0, 0x100) == NULL, "shmem_malloc_with_hints(0, 0x100)");
-    return spmd_finish("hints");
+    return test_finish("hints");
 }

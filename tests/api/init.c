@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spmd.h"
+#include "../harness.h"
 
-static int seen[SPMD_MAX_PES];
+static int seen[TEST_MAX_PES];
 
 /* SIZE as the documentation of SHMEM_SYMMETRIC_SIZE states it: K, M, G, T are powers of 1024,
  * optionally followed by "i" and "B". */
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     EXPECT(n == expect_n, "shmem_n_pes() = %d, the job has %d", n, expect_n);
     EXPECT(me >= 0 && me < n, "shmem_my_pe() = %d of %d", me, n);
     EXPECT(_my_pe() == me && _num_pes() == n, "_my_pe %d _num_pes %d", _my_pe(), _num_pes());
-    if (n > SPMD_MAX_PES || me < 0 || me >= n)
+    if (n > TEST_MAX_PES || me < 0 || me >= n)
         return 1;
 
     shmem_info_get_version(&major, &minor);
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
         EXPECT(0, "the job went on after shmem_global_exit");
     }
 
-    int rc = spmd_finish(plain ? "init (shmem_init)" : "init");
+    int rc = test_finish(plain ? "init (shmem_init)" : "init");
     shmem_finalize();
     return rc;
 }

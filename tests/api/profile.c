@@ -9,7 +9,7 @@
  */
 #include <pshmem.h>
 
-#include "spmd.h"
+#include "../harness.h"
 
 #define N 8
 
@@ -80,5 +80,5 @@ int main(void)
     EXPECT(dst[0] == 77 + (me + npes - 1) % npes, "pshmem_long_put: %ld", dst[0]);
     EXPECT(puts_seen == 2 && barriers_seen == 4, "pshmem_ calls reached the wrappers");
     pshmem_barrier_all();
-    return spmd_finish("profile");
+    return test_finish("profile");
 }

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spmd.h"
+#include "../harness.h"
 #include "../nodes.h"
 
 #define NMAX 3000
@@ -151,14 +151,12 @@ static unsigned long pat(int s, int r, size_t i, int op, size_t size)
 
 /* The selectors expand SYMM_TYPES themselves, and a macro does not expand inside its own
  * expansion; so a row only names GENERIC_SHELLS_1 and the call happens one scan later, in
- * EXPAND, once SYMM_TYPES is done. */
-#define EMPTY()
-#define EXPAND(...) __VA_ARGS__
+ * TEST_EXPAND, once SYMM_TYPES is done. */
 #define GENERIC_SHELLS_0(NAME, T)
 #define GENERIC_SHELLS_1(NAME, T) GENERIC_SHELLS(NAME, T)
 #define GENERIC_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)          \
-    GENERIC_SHELLS_##GEN EMPTY()(NAME, T)
-EXPAND(SYMM_TYPES(GENERIC_ROW, _))
+    GENERIC_SHELLS_##GEN TEST_EMPTY()(NAME, T)
+TEST_EXPAND(SYMM_TYPES(GENERIC_ROW, _))
 
 #define OP(NAME, SUFFIX, LABEL, STRIDED) {LABEL, NAME##_##SUFFIX, STRIDED},
 #define GENERIC_PUTS(NAME)                                                                       \
@@ -701,5 +699,5 @@ int main(void)
     shmem_free(pdst);
     free(psrc);
     free(gdst);
-    return spmd_finish("rma");
+    return test_finish("rma");
 }

@@ -16,12 +16,12 @@
 
 #include <shmemx.h>
 
-#include "spmd.h"
+#include "../harness.h"
 
 static int me, npes;
 static long psync[SHMEM_SYNC_SIZE];
 static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
-static long src[SPMD_MAX_PES], dst[SPMD_MAX_PES * SPMD_MAX_PES], sum;
+static long src[TEST_MAX_PES], dst[TEST_MAX_PES * TEST_MAX_PES], sum;
 
 /* A broadcast of real data from the team's last PE: the call after the one under test. */
 static void expect_matched(shmem_team_t team, const char *after)
@@ -192,11 +192,11 @@ int main(int argc, char **argv)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > SPMD_MAX_PES)
+    if (npes > TEST_MAX_PES)
         return 1;
     if (rma)
         zero_rma();
     else
         zero_collectives();
-    return spmd_finish(rma ? "zero rma" : "zero");
+    return test_finish(rma ? "zero rma" : "zero");
 }

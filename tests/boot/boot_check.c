@@ -31,14 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "boot_check: pe %d: %s:%d: check failed: %s\n", me, __FILE__,          \
-                    __LINE__, #cond);                                                              \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define TEST_WITHOUT_SHMEM
+#include "../harness.h"
 
 static const symm_boot_ops_t *boot;
 static int me = -1, npes;
@@ -53,8 +47,9 @@ static void start(void)
     }
     me = boot->rank;
     npes = boot->size;
-    CHECK(npes >= 1 && me >= 0 && me < npes);
-    CHECK(!env || atoi(env) == npes);
+    test_pe = me;
+    REQUIRE(npes >= 1 && me >= 0 && me < npes, "rank %d of %d", me, npes);
+    REQUIRE(!env || atoi(env) == npes, "SYMM_SIZE=%s, the bootstrap says %d", env, npes);
 }
 
 static uint8_t pattern(int rank, int round, size_t i)
@@ -67,22 +62,23 @@ static void check_allgather(void)
     static const size_t sizes[] = {1, 3, 8, 100, 4096, 65537, 1 << 20, 0, 17};
     int *ranks = calloc((size_t)npes, sizeof(int));
 
-    CHECK(ranks && !boot->allgather(&me, sizeof(me), ranks));
+    REQUIRE(ranks && !boot->allgather(&me, sizeof(me), ranks), "allgather of the ranks");
     for (int i = 0; i < npes; i++)
-        CHECK(ranks[i] == i);
+        REQUIRE(ranks[i] == i, "allgather: rank %d gave %d", i, ranks[i]);
     free(ranks);
     for (int r = 0; r < (int)(sizeof(sizes) / sizeof(sizes[0])); r++) {
         /* The large round only where the answers (npes * len on each PE) stay small. */
         size_t len = npes > 16 && sizes[r] > 4096 ? 4096 : sizes[r];
         uint8_t *in = malloc(len + 1), *out = malloc(len * (size_t)npes + 1);
 
-        CHECK(in && out);
+        REQUIRE(in && out, "malloc");
         for (size_t i = 0; i < len; i++)
             in[i] = pattern(me, r, i);
-        CHECK(!boot->allgather(in, len, out));
+        REQUIRE(!boot->allgather(in, len, out), "allgather of %zu bytes", len);
         for (int p = 0; p < npes; p++)
             for (size_t i = 0; i < len; i++)
-                CHECK(out[(size_t)p * len + i] == pattern(p, r, i));
+                REQUIRE(out[(size_t)p * len + i] == pattern(p, r, i),
+                        "allgather of %zu bytes: byte %zu of rank %d", len, i, p);
         free(in);
         free(out);
     }
@@ -98,21 +94,22 @@ static void check_fds_in(int n, int g)
     int *mine = malloc(sizeof(int) * (size_t)(n + 1));
     int *all = malloc(sizeof(int) * (size_t)(n * npes + 1));
 
-    CHECK(fd >= 0 && mine && all);
-    CHECK(pwrite(fd, &me, sizeof(me), 0) == sizeof(me));
+    REQUIRE(fd >= 0 && mine && all, "memfd_create or malloc");
+    REQUIRE(pwrite(fd, &me, sizeof(me), 0) == sizeof(me), "pwrite to the memfd");
     for (int i = 0; i < n; i++)
         mine[i] = fd;
-    CHECK(!boot->exchange_fds(mine, n, first, count, all));
+    REQUIRE(!boot->exchange_fds(mine, n, first, count, all), "exchange_fds(%d, group of %d)", n, g);
     for (int p = 0; p < npes; p++) {
         for (int i = 0; i < n; i++) {
             int d = all[p * n + i];
 
             if (p < first || p >= first + count) {
-                CHECK(d == -1);
+                REQUIRE(d == -1, "descriptor %d from rank %d, outside the group", i, p);
                 continue;
             }
-            CHECK(d >= 0 && d != fd);
-            CHECK(pread(d, &got, sizeof(got), 0) == sizeof(got) && got == p);
+            REQUIRE(d >= 0 && d != fd, "descriptor %d from rank %d is %d", i, p, d);
+            REQUIRE(pread(d, &got, sizeof(got), 0) == sizeof(got) && got == p,
+                    "descriptor %d from rank %d does not read back its rank", i, p);
             close(d);
         }
     }
@@ -131,7 +128,7 @@ static int check_all(void)
     start();
     check_allgather();
     for (int i = 0; i < 100; i++)
-        CHECK(!boot->barrier());
+        REQUIRE(!boot->barrier(), "barrier");
     check_fds(1);
     check_fds(0);
     check_fds_in(2, 2);
@@ -141,7 +138,7 @@ static int check_all(void)
         check_fds(260);
     for (int i = 0; i < 10; i++) {
         check_fds(2);
-        CHECK(!boot->barrier());
+        REQUIRE(!boot->barrier(), "barrier");
     }
     boot->finalize();
     if (me == 0)
@@ -154,7 +151,7 @@ static void leave_children(void)
     for (int i = 0; i < 2; i++) {
         pid_t pid = fork();
 
-        CHECK(pid >= 0);
+        REQUIRE(pid >= 0, "fork");
         if (pid == 0) {
             if (i == 1)
                 setsid();
@@ -175,7 +172,7 @@ static int fault(void)
     for (int i = 0;; i++) {
         if (me == victim && i == 20)
             raise(SIGKILL);
-        CHECK(!boot->barrier());
+        REQUIRE(!boot->barrier(), "barrier");
     }
 }
 
@@ -183,35 +180,35 @@ static int exit_in_barrier(const char *arg)
 {
     int rank = -1, code = 0;
 
-    CHECK(sscanf(arg, "%d:%d", &rank, &code) == 2);
+    REQUIRE(sscanf(arg, "%d:%d", &rank, &code) == 2, "--exit %s: not RANK:CODE", arg);
     start();
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     if (me == rank)
         exit(code);
     for (;;)
-        CHECK(!boot->barrier());
+        REQUIRE(!boot->barrier(), "barrier");
 }
 
 static int abort_in_barrier(const char *arg)
 {
     int rank = -1, status = 0, k = 0;
 
-    CHECK(sscanf(arg, "%d:%d%n", &rank, &status, &k) == 2);
+    REQUIRE(sscanf(arg, "%d:%d%n", &rank, &status, &k) == 2, "--abort %s: not RANK:STATUS", arg);
     start();
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     if (me == rank) {
         boot->abort(status, arg[k] == ':' ? arg + k + 1 : NULL);
         fprintf(stderr, "boot_check: pe %d: abort returned\n", me);
         return 99;
     }
     for (;;)
-        CHECK(!boot->barrier());
+        REQUIRE(!boot->barrier(), "barrier");
 }
 
 static int finalize_exit(void)
 {
     start();
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     boot->finalize();
     return me ? 10 + me : 0;
 }
@@ -219,13 +216,13 @@ static int finalize_exit(void)
 static int finalize_early(void)
 {
     start();
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     if (me == 0) {
         boot->finalize();
         return 0;
     }
     for (;;)
-        CHECK(!boot->barrier());
+        REQUIRE(!boot->barrier(), "barrier");
 }
 
 static int hang(void)
@@ -245,7 +242,7 @@ static int print(void)
     printf("hello from pe %d\n", me);
     fflush(stdout);
     fprintf(stderr, "complaint from pe %d\n", me);
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     printf("two\nlines from pe %d\nunfinished from pe %d", me, me);
     fflush(stdout);
     boot->finalize();
@@ -263,7 +260,7 @@ static int read_stdin(void)
     buf[strcspn(buf, "\n")] = '\0';
     printf("pe %d read '%s'\n", me, buf);
     fflush(stdout);
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     boot->finalize();
     return 0;
 }
@@ -274,14 +271,14 @@ static int try_join(const char *self, const char *name, const char *value)
     int status;
     pid_t pid = fork();
 
-    CHECK(pid >= 0);
+    REQUIRE(pid >= 0, "fork");
     if (pid == 0) {
         if (name)
             setenv(name, value, 1);
         execl(self, self, "--init-only", (char *)NULL);
         _exit(127);
     }
-    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+    REQUIRE(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "the joining process ended");
     return WEXITSTATUS(status);
 }
 
@@ -291,22 +288,21 @@ static int spawn_orphan(void)
     int p[2];
     pid_t pid;
 
-    CHECK(pipe(p) == 0);
+    REQUIRE(pipe(p) == 0, "pipe");
     pid = fork();
-    CHECK(pid >= 0);
+    REQUIRE(pid >= 0, "fork");
     if (pid == 0) {
         pid_t mid = getpid();
         char ok;
 
         if (fork() != 0)
             _exit(0);
-        while (getppid() == mid)
-            usleep(1000);
+        TEST_WAIT(getppid() != mid, "the orphan's parent to exit");
         ok = symm_boot_init(&boot) == 0;
         _exit(write(p[1], &ok, 1) == 1 ? 0 : 1);
     }
     close(p[1]);
-    CHECK(waitpid(pid, NULL, 0) == pid);
+    REQUIRE(waitpid(pid, NULL, 0) == pid, "waitpid");
     return p[0];
 }
 
@@ -319,12 +315,12 @@ static int intruders(const char *self)
     if (me == 0) {
         snprintf(key, sizeof(key), "%s", getenv("SYMM_BOOT_KEY"));
         key[0] = key[0] == '0' ? '1' : '0';
-        CHECK(try_join(self, NULL, NULL) == 3);
-        CHECK(try_join(self, "SYMM_BOOT_KEY", key) == 3);
-        CHECK(try_join(self, "SYMM_RANK", "1") == 3);
-        CHECK(read(orphan, &ok, 1) == 1 && !ok);
+        REQUIRE(try_join(self, NULL, NULL) == 3, "a second pe 0 was let in");
+        REQUIRE(try_join(self, "SYMM_BOOT_KEY", key) == 3, "a process with a wrong key was let in");
+        REQUIRE(try_join(self, "SYMM_RANK", "1") == 3, "a process of pe 0 was let in as pe 1");
+        REQUIRE(read(orphan, &ok, 1) == 1 && !ok, "a process outside the job was let in");
     }
-    CHECK(!boot->barrier());
+    REQUIRE(!boot->barrier(), "barrier");
     boot->finalize();
     if (me == 0)
         printf("boot_check: intruders refused\n");

@@ -14,11 +14,10 @@
 
 int main(int argc, char **argv)
 {
-    int wrank, wsize, in = 1, rank, size;
+    int wrank, wsize, in = 1, rank, size, status = 0;
     MPI_Comm comm = MPI_COMM_WORLD;
     shmemx_init_attr_t attr = SHMEMX_INIT_ATTR_INITIALIZER;
 
-    job_name = "mpi_start";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
@@ -31,12 +30,12 @@ int main(int argc, char **argv)
         MPI_Comm_size(comm, &size);
         attr.mpi_comm = &comm;
         shmemx_init_attr(SHMEMX_INIT_WITH_MPI_COMM, &attr);
-        job_check(rank, size);
+        status = job_check("mpi_start", rank, size);
         shmem_finalize();
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (wrank == wsize - 1)
         printf("mpi_start: world of %d done\n", wsize);
     MPI_Finalize();
-    return 0;
+    return status;
 }

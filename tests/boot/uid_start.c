@@ -39,11 +39,12 @@ static void pass_id(int rank, shmemx_uniqueid_t *id)
         exit(2);
     }
     if (rank == 0) {
-        JOB_CHECK(shmemx_get_uniqueid(id) == 0);
         snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-        f = fopen(tmp, "wb");
-        JOB_CHECK(f && fwrite(id, sizeof(*id), 1, f) == 1 && fclose(f) == 0);
-        JOB_CHECK(rename(tmp, path) == 0);
+        f = shmemx_get_uniqueid(id) == 0 ? fopen(tmp, "wb") : NULL;
+        if (!f || fwrite(id, sizeof(*id), 1, f) != 1 || fclose(f) != 0 || rename(tmp, path) != 0) {
+            fprintf(stderr, "uid_start: rank 0 cannot pass the id through %s\n", path);
+            exit(2);
+        }
         return;
     }
     for (int tries = 0; tries < 6000; tries++) {
@@ -65,20 +66,19 @@ int main(int argc, char **argv)
 {
     int rank = env_int("RANK"), size = env_int("WORLD_SIZE");
     int die = argc > 2 && !strcmp(argv[1], "--die") ? atoi(argv[2]) : -1;
-    int forge = argc > 2 && !strcmp(argv[1], "--forge") ? atoi(argv[2]) : -1;
+    int forge = argc > 2 && !strcmp(argv[1], "--forge") ? atoi(argv[2]) : -1, status;
     shmemx_uniqueid_t id;
     shmemx_init_attr_t attr;
 
-    job_name = "uid_start";
     pass_id(rank, &id);
     if (rank == forge)
         id.internal[30] ^= 1; /* inside the half of the secret it shows the hub */
     shmemx_set_attr_uniqueid_args(rank, size, &id, &attr);
     shmemx_init_attr(SHMEMX_INIT_WITH_UNIQUEID, &attr);
-    job_check(rank, size);
+    status = job_check("uid_start", rank, size);
     if (rank == die)
         _exit(3);
     shmem_barrier_all();
     shmem_finalize();
-    return 0;
+    return status;
 }

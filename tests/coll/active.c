@@ -15,7 +15,7 @@
  */
 #include <complex.h>
 
-#include "check.h"
+#include "cases.h"
 
 _Static_assert(SHMEM_BARRIER_SYNC_SIZE <= SHMEM_SYNC_SIZE &&
                    SHMEM_BCAST_SYNC_SIZE <= SHMEM_SYNC_SIZE &&
@@ -188,7 +188,7 @@ static void alltoall(run_t *r, int bits, size_t nelems, ptrdiff_t ds, ptrdiff_t 
 
 static void barrier(run_t *r)
 {
-    static long arrived[COLL_MAX_PES];
+    static long arrived[TEST_MAX_PES];
 
     /* Everyone's arrival is visible to everyone after the barrier (it completes puts too). */
     r->salt++;
@@ -209,14 +209,14 @@ static void barrier(run_t *r)
 #define OP_NAME(A, B, OP) #OP,
 enum { SYMM_OPS(OP_ID, _, _) NOPS };
 static const char *const op_names[NOPS] = {SYMM_OPS(OP_NAME, _, _)};
-#define SIGNED(T) ((T)-1 < (T)1)
 #define AVAL(T, op, pe, i)                                                                       \
     ((op) <= OP_xor ? (T)(((uint64_t)((pe) + 1) * 0x9e3779b97f4a7c15ULL) >> ((i) % 29))          \
-     : (op) <= OP_min ? (T)((T)(((pe) * 5 + (int)(i) * 3) % 17) - (T)(SIGNED(T) ? 8 : 0))        \
+     : (op) <= OP_min                                                                           \
+         ? (T)((T)(((pe) * 5 + (int)(i) * 3) % 17) - (T)(TEST_IS_SIGNED(T) ? 8 : 0))            \
      : (op) == OP_sum ? (T)((T)(((pe) * 3 + (int)(i)) % 11) + (T)((pe) + 1) / (T)8)             \
                       : (T)((T)((((pe) + (int)(i)) % 3 == 0) ? 2 : 1) *                         \
-                                (T)((SIGNED(T) && ((pe) + (int)(i)) % 4 == 1) ? -1 : 1) +       \
-                            (T)((pe) % 2) / (T)2))
+                                (T)((TEST_IS_SIGNED(T) && ((pe) + (int)(i)) % 4 == 1) ? -1 : 1) \
+                            + (T)((pe) % 2) / (T)2))
 
 typedef void (*to_all_fn)(void *d, const void *s, int n, int start, int log, int size,
                           void *wrk, long *psync);
@@ -425,7 +425,7 @@ int main(int argc, char **argv)
     const char *group = argc > 1 ? argv[1] : NULL;
     char name[64];
 
-    coll_start();
+    test_start();
     me = shmem_my_pe();
     npes = shmem_n_pes();
     src = shmem_malloc(MAXN * 64 + COLL_GUARD);
@@ -473,5 +473,5 @@ int main(int argc, char **argv)
     free(want);
     free(peer);
     snprintf(name, sizeof(name), "coll_active %s", group ? group : "all");
-    return coll_finish(name);
+    return test_finish(name);
 }

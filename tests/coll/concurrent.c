@@ -10,7 +10,7 @@
  */
 #include <sched.h>
 
-#include "check.h"
+#include "cases.h"
 
 static int me, npes;
 
@@ -136,13 +136,13 @@ static void slot_reuse(void)
 
 int main(int argc, char **argv)
 {
-    coll_start();
+    test_start();
     me = shmem_my_pe();
     npes = shmem_n_pes();
     if (argc > 1 && !strcmp(argv[1], "slot-reuse")) {
         slot_reuse();
-        return coll_finish("coll_concurrent slot-reuse");
+        return test_finish("coll_concurrent slot-reuse");
     }
     disjoint();
-    return coll_finish("coll_concurrent");
+    return test_finish("coll_concurrent");
 }

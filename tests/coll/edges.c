@@ -12,7 +12,7 @@
 
 #include <shmemx.h>
 
-#include "check.h"
+#include "cases.h"
 
 static long psync[SHMEM_SYNC_SIZE];
 
@@ -60,7 +60,7 @@ int main(void)
     long *dest, *src;
     int me, n;
 
-    coll_start();
+    test_start();
     me = shmem_my_pe();
     n = shmem_n_pes();
     dest = shmem_malloc(64 << 10);
@@ -79,7 +79,7 @@ int main(void)
     tail = shmem_malloc(lo);
     EXPECT(tail != NULL && dest != NULL, "no block to work in");
     if (!tail || !dest)
-        return coll_finish("coll_edges");
+        return test_finish("coll_edges");
     end = tail + lo;
 
     /* Team alltoalls, dest stride 1, source strides up to 8 (more than the allocator's
@@ -142,5 +142,5 @@ int main(void)
     data_tail(dest, me, n);
     shmem_free(tail);
     shmem_free(dest);
-    return coll_finish("coll_edges");
+    return test_finish("coll_edges");
 }

@@ -12,10 +12,10 @@
  */
 #include <shmemx.h>
 
-#include "check.h"
+#include "cases.h"
 
 static long buf[64];
-static long out[64 * COLL_MAX_PES];
+static long out[64 * TEST_MAX_PES];
 static int ibuf[16], iout[16];
 static long psync[SHMEM_SYNC_SIZE];
 

@@ -3,7 +3,7 @@
 /*
  * Every team reduction of the type table (and/or/xor on the BITRED rows, max/min on MINMAX,
  * sum/prod on SUMPROD, the complex rows too), and the sum scans
- * (shmem_TYPE_sum_inscan/exscan), on the teams of one group of check.h (the argument: world,
+ * (shmem_TYPE_sum_inscan/exscan), on the teams of one group of cases.h (the argument: world,
  * split or 2d). Sizes: nothing, a few elements (scratch path), more than 64 KiB per PE (split
  * reduction) and 100k longs and doubles. Results are exact: every PE computes the expected
  * value in team order, in the element type (the header promises that order, so
@@ -15,7 +15,7 @@
 
 #include <shmemx.h>
 
-#include "check.h"
+#include "cases.h"
 
 /* The operators of the type table, in its order: OP_and ... OP_prod. */
 #define OP_ID(A, B, OP) OP_##OP,
@@ -47,21 +47,18 @@ static uint64_t mix(int pe, size_t i)
     return x * 0xbf58476d1ce4e5b9ULL;
 }
 
-/* True for signed and floating-point types. */
-#define SIGNED(T) ((T)-1 < (T)1)
-
 /* Small integers, which no type overflows when combined over 8 PEs, plus a fraction
  * (pe + 1) / 7 or / 10 that integer division drops and floating-point types keep: for them the
  * order of combination matters, and the result must still be exactly the team-order one. */
 #define VALUE(T, op, pe, r)                                                                      \
     ((op) <= OP_xor ? (T)mix(pe, r)                                                             \
      : (op) <= OP_min                                                                           \
-         ? (T)((T)(((pe) * 5 + (int)(r) * 3) % 17) - (T)(SIGNED(T) ? 8 : 0) +                  \
+         ? (T)((T)(((pe) * 5 + (int)(r) * 3) % 17) - (T)(TEST_IS_SIGNED(T) ? 8 : 0) +          \
                (T)(pe + 1) / (T)10)                                                             \
      : (op) == OP_sum                                                                           \
          ? (T)((T)(((pe) * 3 + (int)(r)) % 11) + (T)((pe) + 1) / (T)7)                         \
          : (T)((T)((((pe) + (int)(r)) % 3 == 0) ? 2 : 1) *                                      \
-                   (T)((SIGNED(T) && ((pe) + (int)(r)) % 4 == 1) ? -1 : 1) +                   \
+                   (T)((TEST_IS_SIGNED(T) && ((pe) + (int)(r)) % 4 == 1) ? -1 : 1) +           \
                (T)((pe) + 1) / (T)10))
 
 #define COMMON(NAME, T)                                                                          \
@@ -189,7 +186,7 @@ typedef struct ctx {
     shmem_team_t team;
     const char *tname;
     int me, n, wme;
-    int wpe[COLL_MAX_PES];
+    int wpe[TEST_MAX_PES];
 } ctx_t;
 
 /* Each call of a batch gets a stretch of src and dst of its own, so the results of the whole
@@ -343,7 +340,7 @@ int main(int argc, char **argv)
     char name[64];
     int nt;
 
-    coll_start();
+    test_start();
     src = shmem_malloc(BUF_BYTES + COLL_GUARD);
     dst = shmem_malloc(BUF_BYTES + COLL_GUARD);
     want = malloc(BUF_BYTES);
@@ -389,5 +386,5 @@ int main(int argc, char **argv)
     free(tab_in);
     free(tab_acc);
     snprintf(name, sizeof(name), "coll_reduce %s", group ? group : "all");
-    return coll_finish(name);
+    return test_finish(name);
 }

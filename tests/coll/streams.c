@@ -10,7 +10,7 @@
  */
 #include <unistd.h>
 
-#include "check.h"
+#include "cases.h"
 
 #define MAX_PART (66 << 10)
 
@@ -92,7 +92,7 @@ int main(void)
     const int nsizes = sizeof(sizes) / sizeof(sizes[0]);
     int it = 0;
 
-    coll_start();
+    test_start();
     me = shmem_my_pe();
     npes = shmem_n_pes();
     src = shmem_malloc(MAX_PART * npes);
@@ -132,5 +132,5 @@ int main(void)
     shmem_free(isrc);
     shmem_free(dst);
     shmem_free(src);
-    return coll_finish("coll_streams");
+    return test_finish("coll_streams");
 }

@@ -12,18 +12,18 @@
  * cycles) and running out of team slots cleanly; with "ctx-rma", the point-to-point routines
  * on a context made from a team, which take team PE numbers.
  */
-#include "check.h"
+#include "cases.h"
 #include "../nodes.h"
 
 static int me, npes;
-static int sym_int[COLL_MAX_PES];
+static int sym_int[TEST_MAX_PES];
 static long sym_long[4];
 
 /* Checks a team of the world PEs wstart + i * wstride, i < size (team or INVALID here). */
 static void check_team(shmem_team_t t, const char *what, int wstart, int wstride, int size)
 {
     int d = me - wstart, idx = d >= 0 && d % wstride == 0 && d / wstride < size ? d / wstride : -1;
-    int got[COLL_MAX_PES], mine = me, sum = 0, want_sum = 0;
+    int got[TEST_MAX_PES], mine = me, sum = 0, want_sum = 0;
 
     if (idx < 0) {
         EXPECT(t == SHMEM_TEAM_INVALID, "%s: pe %d is not a member but got a team", what, me);
@@ -59,7 +59,7 @@ static void check_team(shmem_team_t t, const char *what, int wstart, int wstride
     EXPECT(shmem_team_translate_pe(t, 0, SHMEM_TEAM_INVALID) == -1,
            "%s: translate into SHMEM_TEAM_INVALID is not -1", what);
     /* The team works: its members, in order, and their sum. */
-    static int members[COLL_MAX_PES], me_sym, sum_sym;
+    static int members[TEST_MAX_PES], me_sym, sum_sym;
     me_sym = mine;
     shmem_int_fcollect(t, members, &me_sym, 1);
     memcpy(got, members, sizeof(int) * size);
@@ -396,17 +396,17 @@ static void exhaust(void)
 
 int main(int argc, char **argv)
 {
-    coll_start();
+    test_start();
     me = shmem_my_pe();
     npes = shmem_n_pes();
     if (argc > 1 && !strcmp(argv[1], "ctx-rma")) {
         ctx_rma();
-        return coll_finish("coll_teams ctx-rma");
+        return test_finish("coll_teams ctx-rma");
     }
     if (argc > 1 && !strcmp(argv[1], "cycles")) {
         cycles();
         exhaust();
-        return coll_finish("coll_teams cycles");
+        return test_finish("coll_teams cycles");
     }
     predefined();
     strided();
@@ -424,5 +424,5 @@ int main(int argc, char **argv)
         shmem_barrier_all();
     }
     contexts();
-    return coll_finish("coll_teams");
+    return test_finish("coll_teams");
 }

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The data-moving team collectives for every type of the type table and the mem forms, on the
- * teams of one group of check.h (the argument: world, split or 2d): broadcast from every root
+ * teams of one group of cases.h (the argument: world, split or 2d): broadcast from every root
  * (dest apart from source, and in place), fcollect, collect with a different count on each PE
  * (0 included), alltoall, and alltoalls with strides above 1. Sizes from 0 elements through a
  * few (the scratch path) to more than 64 KiB per PE (read from the users' buffers), and
@@ -11,7 +11,7 @@
  * sources are refilled as soon as a call returns (a blocking collective is done with them).
  * Teams whose members differ run at once.
  */
-#include "check.h"
+#include "cases.h"
 
 /* One row of the type table, as the generic body sees it. */
 typedef struct tdesc {
@@ -95,7 +95,7 @@ typedef struct ctx {
     const char *tname;
     int me, n, wme;
     int bcasts; /* broadcasts so far on the team: picks the root */
-    int wpe[COLL_MAX_PES];
+    int wpe[TEST_MAX_PES];
 } ctx_t;
 
 static void prepare_dst(size_t len)
@@ -110,7 +110,7 @@ static void check_bytes(const ctx_t *c, const char *what, size_t nelems, const v
     size_t at;
 
     if (!memcmp(got, exp, len)) {
-        coll_checks++;
+        TEST_ADD(test_checks, 1);
         return;
     }
     for (at = 0; at < len && g[at] == e[at]; at++)
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
     char name[64];
     int nt;
 
-    coll_start();
+    test_start();
     src = shmem_malloc(BUF_BYTES + COLL_GUARD);
     dst = shmem_malloc(BUF_BYTES + COLL_GUARD);
     want = malloc(BUF_BYTES);
@@ -313,5 +313,5 @@ int main(int argc, char **argv)
     shmem_free(src);
     free(want);
     snprintf(name, sizeof(name), "coll_typed %s", group ? group : "all");
-    return coll_finish(name);
+    return test_finish(name);
 }

@@ -18,7 +18,7 @@
 #include <shmemx.h>
 #include <symm/ep.h>
 
-#include "../api/spmd.h"
+#include "../harness.h"
 #include "../nodes.h"
 
 #define CHANNELS 3
@@ -264,5 +264,5 @@ int main(int argc, char **argv)
     /* A layout of no bytes: no block, on every PE. */
     c = shmemx_ep_cursor(NULL, 0);
     EXPECT(shmemx_ep_malloc(&c, 0) == NULL, "a layout of no bytes got a block");
-    return spmd_finish("layout");
+    return test_finish("layout");
 }

@@ -6,7 +6,7 @@
  * add/set/fetch, signal_wait_until, with data checked after the signal), and the wait_until
  * and test families. Counts are exact: every PE hits every PE from a block of threads.
  */
-#include "gpu_test.h"
+#include "../harness.h"
 
 #define K 64 /* threads of a block that hit each PE */
 
@@ -206,22 +206,22 @@ template <typename T> static T *alloc_zero(size_t n)
 
 int main(void)
 {
-    gt_init();
+    test_gpu_init();
 #define RUN_AMO(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
     SYMM_IF_##AMO({                                                                             \
         T *c = alloc_zero<T>(8), *f;                                                            \
         CUDA_CHECK(cudaMalloc(&f, 2 * K * sizeof(T)));                                          \
-        amo_##NAME<<<1, K>>>(c, f, gt_dev_errors);                                              \
+        amo_##NAME<<<1, K>>>(c, f, test_dev_errors);                                            \
         KERNEL_CHECK();                                                                         \
-        gt_collect("amo " #NAME);                                                               \
+        test_gpu_collect("amo " #NAME);                                                         \
         CUDA_CHECK(cudaFree(f));                                                                \
         shmemx_free_device(c);                                                                  \
     })                                                                                          \
     SYMM_IF_##EXT({                                                                             \
         T *c = alloc_zero<T>(2);                                                                \
-        ext_##NAME<<<1, 1>>>(c, gt_dev_errors);                                                 \
+        ext_##NAME<<<1, 1>>>(c, test_dev_errors);                                               \
         KERNEL_CHECK();                                                                         \
-        gt_collect("ext " #NAME);                                                               \
+        test_gpu_collect("ext " #NAME);                                                         \
         shmemx_free_device(c);                                                                  \
     })                                                                                          \
     SYMM_IF_##BIT({                                                                             \
@@ -231,16 +231,16 @@ int main(void)
         /* The memsets may still run: peers' atomics must not meet them. */                     \
         CUDA_CHECK(cudaDeviceSynchronize());                                                    \
         shmem_barrier_all();                                                                    \
-        bit_##NAME<<<1, 1>>>(c, gt_dev_errors);                                                 \
+        bit_##NAME<<<1, 1>>>(c, test_dev_errors);                                               \
         KERNEL_CHECK();                                                                         \
-        gt_collect("bit " #NAME);                                                               \
+        test_gpu_collect("bit " #NAME);                                                         \
         shmemx_free_device(c);                                                                  \
     })                                                                                          \
     SYMM_IF_##WAIT({                                                                            \
         T *iv = alloc_zero<T>(4);                                                               \
-        wait_##NAME<<<1, 1>>>(iv, gt_dev_errors);                                               \
+        wait_##NAME<<<1, 1>>>(iv, test_dev_errors);                                             \
         KERNEL_CHECK();                                                                         \
-        gt_collect("wait " #NAME);                                                              \
+        test_gpu_collect("wait " #NAME);                                                        \
         shmemx_free_device(iv);                                                                 \
     })
     SYMM_TYPES(RUN_AMO, _)
@@ -250,12 +250,12 @@ int main(void)
     CUDA_CHECK(cudaMalloc(&src, MAXB));
     for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
         uint64_t *sig = alloc_zero<uint64_t>(4);
-        signals<<<1, 256>>>(buf, sig, src, lens[k], gt_dev_errors);
+        signals<<<1, 256>>>(buf, sig, src, lens[k], test_dev_errors);
         KERNEL_CHECK();
-        gt_collect("signals");
+        test_gpu_collect("signals");
         shmemx_free_device(sig);
     }
     CUDA_CHECK(cudaFree(src));
     shmemx_free_device(buf);
-    return gt_finish("gpu_amo");
+    return test_finish("gpu_amo");
 }

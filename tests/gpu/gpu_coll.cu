@@ -7,7 +7,7 @@
  * signal_wait_until, quiet, barrier and sync, and the collectives on stream, from a few bytes
  * to 16 MiB, with exact checks of every element.
  */
-#include "gpu_test.h"
+#include "../harness.h"
 
 /* ---- Device barrier: in round k every PE stores k into slot [k & 1][me] of every PE, passes
  * a barrier, and checks that every PE's store arrived. */
@@ -182,7 +182,7 @@ static void stream_rma(cudaStream_t s)
         fill_bytes<<<64, 256, 0, s>>>(src, n, me, (int)k);
         shmemx_putmem_signal_on_stream(buf, src, n, &sig[0], k + 1, SHMEM_SIGNAL_SET, right, s);
         shmemx_signal_wait_until_on_stream(&sig[0], SHMEM_CMP_EQ, k + 1, s);
-        check_stream_data<<<64, 256, 0, s>>>(buf, n, left, (int)k, gt_dev_errors);
+        check_stream_data<<<64, 256, 0, s>>>(buf, n, left, (int)k, test_dev_errors);
         shmemx_barrier_all_on_stream(s);
         /* Plain put, quiet, then a signal op: the signal follows the data. */
         fill_bytes<<<64, 256, 0, s>>>(src, n, me, (int)k + 100);
@@ -190,15 +190,15 @@ static void stream_rma(cudaStream_t s)
         shmemx_quiet_on_stream(s);
         shmemx_signal_op_on_stream(&sig[1], 1, SHMEM_SIGNAL_ADD, right, s);
         shmemx_signal_wait_until_on_stream(&sig[1], SHMEM_CMP_GE, k + 1, s);
-        check_stream_data<<<64, 256, 0, s>>>(buf + max, n, left, (int)k + 100, gt_dev_errors);
+        check_stream_data<<<64, 256, 0, s>>>(buf + max, n, left, (int)k + 100, test_dev_errors);
         /* Get back what this PE put on the right neighbour. */
         CUDA_CHECK(cudaMemsetAsync(src, 0, n, s));
         shmemx_getmem_on_stream(src, buf + max, n, right, s);
-        check_stream_data<<<64, 256, 0, s>>>(src, n, me, (int)k + 100, gt_dev_errors);
+        check_stream_data<<<64, 256, 0, s>>>(src, n, me, (int)k + 100, test_dev_errors);
         shmemx_sync_all_on_stream(s);
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
-    gt_collect("stream rma");
+    test_gpu_collect("stream rma");
     shmem_barrier_all();
     CUDA_CHECK(cudaFree(src));
     shmemx_free_device(sig);
@@ -235,9 +235,9 @@ static void collectives(cudaStream_t s, int on_stream)
                                               0, kind);
                 CUDA_CHECK(cudaGetLastError());
             }
-            check_bytes<<<128, 256, 0, s>>>(dest, nb, kind, npes, me, gt_dev_errors, 0);
+            check_bytes<<<128, 256, 0, s>>>(dest, nb, kind, npes, me, test_dev_errors, 0);
             CUDA_CHECK(cudaStreamSynchronize(s));
-            gt_collect(what);
+            test_gpu_collect(what);
         }
         /* Reductions: int sum and max, uint xor, double sum over nb / 4 elements. */
         size_t n = nb / 4 ? nb / 4 : 1;
@@ -260,9 +260,9 @@ static void collectives(cudaStream_t s, int on_stream)
                                           3);
             CUDA_CHECK(cudaGetLastError());
         }
-        check_reduce<<<128, 256, 0, s>>>(isum, imax, uxor, dsum, n, npes, gt_dev_errors);
+        check_reduce<<<128, 256, 0, s>>>(isum, imax, uxor, dsum, n, npes, test_dev_errors);
         CUDA_CHECK(cudaStreamSynchronize(s));
-        gt_collect(what);
+        test_gpu_collect(what);
         /* In place. */
         if (on_stream) {
             fill_ints<<<128, 256, 0, s>>>(isrc, n, me);
@@ -292,17 +292,17 @@ int main(void)
 {
     cudaStream_t s;
 
-    gt_init();
+    test_gpu_init();
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     int *slots = (int *)shmemx_calloc_device(2 * shmem_n_pes(), sizeof(int));
-    barriers<<<1, 128>>>(slots, 600, gt_dev_errors);
+    barriers<<<1, 128>>>(slots, 600, test_dev_errors);
     KERNEL_CHECK();
-    gt_collect("barriers");
+    test_gpu_collect("barriers");
     shmemx_free_device(slots);
 
     stream_rma(s);
     collectives(s, 0);
     collectives(s, 1);
     CUDA_CHECK(cudaStreamDestroy(s));
-    return gt_finish("gpu_coll");
+    return test_finish("gpu_coll");
 }

@@ -8,7 +8,7 @@
  * Usage: gpu_heap [--small]   (--small: the job runs with SYMM_DEVICE_HEAP_SIZE=256M; with a
  * heap larger than 210 GiB the GPU runs out of memory first, which is checked too)
  */
-#include "gpu_test.h"
+#include "../harness.h"
 
 static long offsets[64]; /* symmetric (a global) */
 
@@ -55,9 +55,9 @@ static void touch_all(unsigned char **host_blocks, const size_t *host_sizes, int
     shmem_barrier_all();
     touch<<<1, 64>>>(blocks, sizes, n, salt);
     KERNEL_CHECK();
-    verify<<<1, 64>>>(blocks, sizes, n, salt, gt_dev_errors);
+    verify<<<1, 64>>>(blocks, sizes, n, salt, test_dev_errors);
     KERNEL_CHECK();
-    gt_collect("touch");
+    test_gpu_collect("touch");
     shmem_barrier_all();
     CUDA_CHECK(cudaFree(blocks));
     CUDA_CHECK(cudaFree(sizes));
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 {
     int small = argc > 1 && strcmp(argv[1], "--small") == 0;
 
-    gt_init();
+    test_gpu_init();
     /* A first block of 1 GiB (or 128 MiB on a small heap). */
     size_t big = small ? (128u << 20) : (1u << 30);
     unsigned char *b = (unsigned char *)shmemx_malloc_device(big);
@@ -129,5 +129,5 @@ int main(int argc, char **argv)
     for (int i = 1; i < NB; i += 2)
         shmemx_free_device(blocks[i]);
     shmemx_free_device(b);
-    return gt_finish(small ? "gpu_heap --small" : "gpu_heap");
+    return test_finish(small ? "gpu_heap --small" : "gpu_heap");
 }

@@ -9,7 +9,7 @@
  */
 #include <pthread.h>
 
-#include "gpu_test.h"
+#include "../harness.h"
 
 #define N 300 /* elements per region: not a multiple of any vector width */
 
@@ -100,9 +100,9 @@ static void run_type(const char *name, void (*kernel)(T *, const T *, T *, unsig
     fill<T><<<1, 128>>>(src, N, shmem_my_pe(), 0);
     KERNEL_CHECK();
     shmem_barrier_all();
-    kernel<<<1, 128>>>(sym, src, dst, gt_dev_errors);
+    kernel<<<1, 128>>>(sym, src, dst, test_dev_errors);
     KERNEL_CHECK();
-    gt_collect(name);
+    test_gpu_collect(name);
     shmem_barrier_all();
     CUDA_CHECK(cudaFree(src));
     CUDA_CHECK(cudaFree(dst));
@@ -254,7 +254,7 @@ static void host_rma_thread(void)
 
 int main(void)
 {
-    gt_init();
+    test_gpu_init();
 #define RUN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
                 TOALL, TOBIT, OLD, DEV)                                                         \
     SYMM_IF_##DEV(SYMM_IF_##RMA(run_type<T>(#NAME, rma_##NAME);))
@@ -267,13 +267,13 @@ int main(void)
     fill<unsigned char><<<1, 128>>>(src, 1024, shmem_my_pe(), 0);
     KERNEL_CHECK();
     shmem_barrier_all();
-    sized<<<1, 128>>>(sym, src, dst, gt_dev_errors);
+    sized<<<1, 128>>>(sym, src, dst, test_dev_errors);
     KERNEL_CHECK();
-    gt_collect("sized");
+    test_gpu_collect("sized");
     shmem_barrier_all();
     shmemx_free_device(sym);
 
     host_rma();
     host_rma_thread();
-    return gt_finish("gpu_rma");
+    return test_finish("gpu_rma");
 }

@@ -9,7 +9,7 @@
  * team destroyed and split again (the reused slot must start clean); a PE outside a team
  * holds SHMEM_TEAM_INVALID, for which the queries return -1.
  */
-#include "gpu_test.h"
+#include "../harness.h"
 
 __host__ __device__ static inline unsigned char bval(int pe, size_t i, int salt)
 {
@@ -257,10 +257,10 @@ static void run_colls(shmem_team_t a, shmem_team_t b, int salt, const char *what
     bb[0] = bufs_new(MAXB);
     bb[1] = bufs_new(MAXB);
     if (a != SHMEM_TEAM_INVALID) {
-        team_colls<<<nb, 256>>>(teams, bb, salt, gt_dev_errors);
+        team_colls<<<nb, 256>>>(teams, bb, salt, test_dev_errors);
         KERNEL_CHECK();
     }
-    gt_collect(what);
+    test_gpu_collect(what);
     bufs_free(bb[1]);
     bufs_free(bb[0]);
     CUDA_CHECK(cudaFree(bb));
@@ -272,10 +272,10 @@ static void run_barriers(shmem_team_t team, const char *what)
     int *rows = (int *)shmemx_calloc_device(2 * shmem_n_pes(), sizeof(int));
 
     if (team != SHMEM_TEAM_INVALID) {
-        team_barriers<<<1, 128>>>(team, rows, 120, gt_dev_errors);
+        team_barriers<<<1, 128>>>(team, rows, 120, test_dev_errors);
         KERNEL_CHECK();
     }
-    gt_collect(what);
+    test_gpu_collect(what);
     shmemx_free_device(rows);
 }
 
@@ -291,18 +291,18 @@ static void stream_colls(shmem_team_t team, int salt, cudaStream_t s, const char
         const int sl = salt + k;
         fill_k<<<64, 256, 0, s>>>(team, b, nb, sl);
         shmemx_fcollectmem_on_stream(team, b.dest, b.src, nb, s);
-        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, FCOLLECT, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, FCOLLECT, test_dev_errors);
         shmemx_alltoallmem_on_stream(team, b.dest, b.src, nb, s);
-        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, ALLTOALL, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, ALLTOALL, test_dev_errors);
         shmemx_broadcastmem_on_stream(team, b.dest, b.src, nb, shmem_team_n_pes(team) - 1, s);
-        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, BROADCAST, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, BROADCAST, test_dev_errors);
         shmemx_int_sum_reduce_on_stream(team, b.isum, b.isrc, ni, s);
         shmemx_int_max_reduce_on_stream(team, b.imax, b.isrc, ni, s);
-        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, REDUCE, gt_dev_errors);
+        check_k<<<64, 256, 0, s>>>(team, b, nb, sl, REDUCE, test_dev_errors);
         CUDA_CHECK(cudaGetLastError());
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
-    gt_collect(what);
+    test_gpu_collect(what);
     bufs_free(b);
 }
 
@@ -336,10 +336,10 @@ static void stream_barriers(shmem_team_t team, cudaStream_t s, const char *what)
             shmemx_quiet_on_stream(s);
             shmemx_team_sync_on_stream(team, s);
         }
-        check_row<<<1, 1, 0, s>>>(team, rows, k, gt_dev_errors);
+        check_row<<<1, 1, 0, s>>>(team, rows, k, test_dev_errors);
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
-    gt_collect(what);
+    test_gpu_collect(what);
     shmemx_free_device(rows);
 }
 
@@ -347,7 +347,7 @@ int main(void)
 {
     shmem_team_t all, last, x, y;
 
-    gt_init();
+    test_gpu_init();
     const int npes = shmem_n_pes();
 
     /* Every PE, in a slot of its own; the last PE alone (others: SHMEM_TEAM_INVALID). */
@@ -399,5 +399,5 @@ int main(void)
     shmem_team_destroy(y);
     if (last != SHMEM_TEAM_INVALID)
         shmem_team_destroy(last);
-    return gt_finish("gpu_team");
+    return test_finish("gpu_team");
 }

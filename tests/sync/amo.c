@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define ITERS 240
 #define SLOT 16 /* bytes per object: the object, then sentinel bytes */
@@ -41,7 +41,7 @@ static shmem_ctx_t my_ctx;
 static unsigned char *objs; /* symmetric: [NTIX][NG] slots */
 static rec_t *recs;         /* symmetric: [NTIX][NG][npes][ITERS], on the target */
 static size_t sizes[NTIX];
-static ull bit_state[NTIX][SYNC_MAX_PES]; /* my bits in each PE's object */
+static ull bit_state[NTIX][TEST_MAX_PES]; /* my bits in each PE's object */
 
 static void *slot(int tix, int g)
 {
@@ -108,13 +108,13 @@ static void check_chain(const char *what, int tix, int g, ull start, ull final)
 
     qsort(scratch, m, sizeof(*scratch), by_old);
     for (size_t k = 0; k < m; k++) {
-        CHECK(scratch[k].old == at, "%s: op %zu of %zu fetched %llu where %llu was due", what, k,
-              m, scratch[k].old, at);
+        EXPECT(scratch[k].old == at, "%s: op %zu of %zu fetched %llu where %llu was due", what, k,
+               m, scratch[k].old, at);
         if (scratch[k].old != at)
             return;
         at += scratch[k].val;
     }
-    CHECK(final == at, "%s: final value %llu, expected %llu after %zu ops", what, final, at, m);
+    EXPECT(final == at, "%s: final value %llu, expected %llu after %zu ops", what, final, at, m);
 }
 
 /* Non-fetching adds: the final value is the start plus every amount. */
@@ -125,7 +125,7 @@ static void check_sum(const char *what, int tix, int g, ull start, ull final)
 
     for (size_t k = 0; k < m; k++)
         at += scratch[k].val;
-    CHECK(final == at, "%s: final value %llu, expected %llu after %zu ops", what, final, at, m);
+    EXPECT(final == at, "%s: final value %llu, expected %llu after %zu ops", what, final, at, m);
 }
 
 /* Swaps: the values taken out and the final one are the values put in and the initial 0. */
@@ -142,9 +142,9 @@ static void check_swaps(const char *what, int tix, ull final)
     qsort(scratch_a, m + 1, sizeof(ull), by_ull);
     qsort(scratch_b, m + 1, sizeof(ull), by_ull);
     for (size_t k = 0; k <= m; k++) {
-        CHECK(scratch_a[k] == scratch_b[k], "%s: after %zu swaps, value %llu was taken out "
-              "where %llu was put in (sorted position %zu)", what, m, scratch_a[k], scratch_b[k],
-              k);
+        EXPECT(scratch_a[k] == scratch_b[k], "%s: after %zu swaps, value %llu was taken out "
+               "where %llu was put in (sorted position %zu)", what, m, scratch_a[k], scratch_b[k],
+               k);
         if (scratch_a[k] != scratch_b[k])
             return;
     }
@@ -163,11 +163,11 @@ static void check_setf(const char *what, int tix, ull final)
         ull seen = scratch[k].old;
         if (scratch[k].val)
             continue;
-        CHECK(seen == 0 || bsearch(&seen, scratch_a, nset, sizeof(ull), by_ull),
-              "%s: a fetch returned token %llu that nobody set", what, seen);
+        EXPECT(seen == 0 || bsearch(&seen, scratch_a, nset, sizeof(ull), by_ull),
+               "%s: a fetch returned token %llu that nobody set", what, seen);
     }
-    CHECK(nset ? bsearch(&final, scratch_a, nset, sizeof(ull), by_ull) != NULL : final == 0,
-          "%s: final token %llu was not set (%zu sets)", what, final, nset);
+    EXPECT(nset ? bsearch(&final, scratch_a, nset, sizeof(ull), by_ull) != NULL : final == 0,
+           "%s: final token %llu was not set (%zu sets)", what, final, nset);
 }
 
 /* 64-bit objects start below 2^32 so that a 32-bit carry is seen. */
@@ -177,7 +177,7 @@ static ull start_of(size_t size)
 }
 
 /* Tokens: value k spread over both halves of the object, so a torn value is no token. */
-#define TOK_MULT(T) (IS_FLOAT(T) ? 1ULL : sizeof(T) >= 8 ? 0x100000001ULL : 0x10001ULL)
+#define TOK_MULT(T) (TEST_IS_FLOAT(T) ? 1ULL : sizeof(T) >= 8 ? 0x100000001ULL : 0x10001ULL)
 #define TOKEN(T, k) ((T)((ull)(k) * TOK_MULT(T)))
 #define MAX_TOKEN ((ull)npes * ITERS)
 
@@ -229,7 +229,7 @@ static ull start_of(size_t size)
 #define FAM_CSWAP(ID, NAME, T, TIX, GEN, NF, FORMS)                                              \
     static void cswap_##ID(int step)                                                            \
     {                                                                                           \
-        T *p = slot(TIX, G_CSWAP), guess[SYNC_MAX_PES];                                         \
+        T *p = slot(TIX, G_CSWAP), guess[TEST_MAX_PES];                                         \
         if (step == INIT) {                                                                     \
             *p = (T)start_of(sizeof(T));                                                        \
             return;                                                                             \
@@ -299,8 +299,8 @@ static ull start_of(size_t size)
             T tok = TOKEN(T, k), r = 0;                                                         \
             FORMS(NAME, GEN)                                                                    \
             if (fetched) {                                                                      \
-                CHECK(untok_##NAME(r) != BAD_TOKEN, #ID ": fetched %Lg, no token",              \
-                      (long double)r);                                                          \
+                EXPECT(untok_##NAME(r) != BAD_TOKEN, #ID ": fetched %Lg, no token",             \
+                       (long double)r);                                                         \
                 record(TIX, G_SETF, i, t, untok_##NAME(r), 0);                                  \
             } else {                                                                            \
                 record(TIX, G_SETF, i, t, 0, k);                                                \
@@ -502,12 +502,12 @@ static ull bits_owned(size_t size)
             return;                                                                             \
         }                                                                                       \
         if (step == CHECK) {                                                                    \
-            CHECK((*p & others) == ((T)PATTERN & others), #NAME " bitwise: bits nobody owns "   \
-                  "changed: %#llx", (ull)*p);                                                   \
+            EXPECT((*p & others) == ((T)PATTERN & others), #NAME " bitwise: bits nobody owns "  \
+                   "changed: %#llx", (ull)*p);                                                  \
             for (int pe = 0; pe < npes; pe++) {                                                 \
                 T v = shmem_##NAME##_atomic_fetch(p, pe);                                       \
-                CHECK((ull)(v & m) == st[pe], #NAME " bitwise: my bits on pe %d are %#llx, "    \
-                      "expected %#llx", pe, (ull)(v & m), st[pe]);                              \
+                EXPECT((ull)(v & m) == st[pe], #NAME " bitwise: my bits on pe %d are %#llx, "   \
+                       "expected %#llx", pe, (ull)(v & m), st[pe]);                             \
             }                                                                                   \
             return;                                                                             \
         }                                                                                       \
@@ -530,8 +530,8 @@ static ull bits_owned(size_t size)
                 BIT_FORMS(NAME, GEN, xor)                                                       \
             }                                                                                   \
             if (fetched)                                                                        \
-                CHECK((ull)(r & m) == st[t], #NAME " bitwise op %d form %d on pe %d: my bits "  \
-                      "%#llx, expected %#llx", kind, f, t, (ull)(r & m), st[t]);                \
+                EXPECT((ull)(r & m) == st[t], #NAME " bitwise op %d form %d on pe %d: my bits " \
+                       "%#llx, expected %#llx", kind, f, t, (ull)(r & m), st[t]);               \
             st[t] = next;                                                                       \
         }                                                                                       \
     }
@@ -541,21 +541,21 @@ static ull bits_owned(size_t size)
     static void sem_ext_##NAME(int step)                                                        \
     {                                                                                           \
         T *p = slot(TIX_##NAME, G_SEM), r = 0;                                                  \
-        T a = IS_FLOAT(T) ? (T)1.5 : (T)0x0123456789ABCDEFULL;                                  \
-        T b = IS_FLOAT(T) ? (T)-2.25 : (T)0xFEDCBA9876543210ULL;                                \
+        T a = TEST_IS_FLOAT(T) ? (T)1.5 : (T)0x0123456789ABCDEFULL;                             \
+        T b = TEST_IS_FLOAT(T) ? (T)-2.25 : (T)0xFEDCBA9876543210ULL;                           \
         int t = (me + 1) % npes;                                                                \
         if (step != RUN)                                                                        \
             return;                                                                             \
         shmem_##NAME##_atomic_set(p, a, t);                                                     \
-        CHECK(shmem_##NAME##_atomic_fetch(p, t) == a, #NAME ": fetch after set");               \
-        CHECK(shmem_##NAME##_atomic_swap(p, b, t) == a, #NAME ": swap returns the old value");  \
-        CHECK(shmem_ctx_##NAME##_atomic_fetch(my_ctx, p, t) == b, #NAME ": fetch after swap");  \
+        EXPECT(shmem_##NAME##_atomic_fetch(p, t) == a, #NAME ": fetch after set");              \
+        EXPECT(shmem_##NAME##_atomic_swap(p, b, t) == a, #NAME ": swap returns the old value"); \
+        EXPECT(shmem_ctx_##NAME##_atomic_fetch(my_ctx, p, t) == b, #NAME ": fetch after swap"); \
         shmem_ctx_##NAME##_atomic_swap_nbi(my_ctx, &r, p, a, t);                                \
         shmem_ctx_quiet(my_ctx);                                                                \
-        CHECK(r == b, #NAME ": swap_nbi returns the old value");                                 \
+        EXPECT(r == b, #NAME ": swap_nbi returns the old value");                                \
         shmem_##NAME##_atomic_fetch_nbi(&r, p, t);                                              \
         shmem_quiet();                                                                          \
-        CHECK(r == a, #NAME ": fetch_nbi after swap_nbi");                                      \
+        EXPECT(r == a, #NAME ": fetch_nbi after swap_nbi");                                     \
     }
 
 #define SEM_AMO(NAME, T)                                                                         \
@@ -566,29 +566,29 @@ static ull bits_owned(size_t size)
         if (step != RUN)                                                                        \
             return;                                                                             \
         shmem_##NAME##_atomic_set(p, w, t);                                                     \
-        CHECK(shmem_##NAME##_atomic_compare_swap(p, (T)(w + 1), y, t) == w,                     \
-              #NAME ": failing compare_swap returns the current value");                        \
-        CHECK(shmem_##NAME##_atomic_fetch(p, t) == w, #NAME ": failing compare_swap wrote");    \
-        CHECK(shmem_##NAME##_atomic_compare_swap(p, w, y, t) == w,                              \
-              #NAME ": compare_swap returns the old value");                                    \
-        CHECK(shmem_##NAME##_atomic_fetch_inc(p, t) == y, #NAME ": compare_swap did not swap"); \
+        EXPECT(shmem_##NAME##_atomic_compare_swap(p, (T)(w + 1), y, t) == w,                    \
+               #NAME ": failing compare_swap returns the current value");                       \
+        EXPECT(shmem_##NAME##_atomic_fetch(p, t) == w, #NAME ": failing compare_swap wrote");   \
+        EXPECT(shmem_##NAME##_atomic_compare_swap(p, w, y, t) == w,                             \
+               #NAME ": compare_swap returns the old value");                                   \
+        EXPECT(shmem_##NAME##_atomic_fetch_inc(p, t) == y, #NAME ": compare_swap did not swap"); \
         shmem_##NAME##_atomic_inc(p, t);                                                        \
-        CHECK(shmem_##NAME##_atomic_fetch_add(p, (T)1000, t) == (T)(y + 2), #NAME ": inc");     \
+        EXPECT(shmem_##NAME##_atomic_fetch_add(p, (T)1000, t) == (T)(y + 2), #NAME ": inc");    \
         shmem_##NAME##_atomic_add(p, (T)-3, t);                                                 \
-        CHECK(shmem_##NAME##_atomic_fetch(p, t) == (T)(y + 999), #NAME ": add of -3 gave %Lg",  \
-              (long double)shmem_##NAME##_atomic_fetch(p, t));                                  \
+        EXPECT(shmem_##NAME##_atomic_fetch(p, t) == (T)(y + 999), #NAME ": add of -3 gave %Lg", \
+               (long double)shmem_##NAME##_atomic_fetch(p, t));                                 \
         shmem_##NAME##_atomic_set(p, (T)-1, t);                                                 \
         shmem_##NAME##_atomic_inc(p, t);                                                        \
-        CHECK(shmem_##NAME##_atomic_fetch(p, t) == 0, #NAME ": -1 + 1 is %Lg",                  \
-              (long double)shmem_##NAME##_atomic_fetch(p, t));                                  \
+        EXPECT(shmem_##NAME##_atomic_fetch(p, t) == 0, #NAME ": -1 + 1 is %Lg",                 \
+               (long double)shmem_##NAME##_atomic_fetch(p, t));                                 \
         shmem_##NAME##_atomic_fetch_add_nbi(&r, p, (T)-1, t);                                   \
         shmem_quiet();                                                                          \
-        CHECK(r == 0 && shmem_##NAME##_atomic_fetch(p, t) == (T)-1, #NAME ": 0 - 1");           \
+        EXPECT(r == 0 && shmem_##NAME##_atomic_fetch(p, t) == (T)-1, #NAME ": 0 - 1");          \
         shmem_##NAME##_atomic_compare_swap_nbi(&r, p, (T)-1, w, t);                             \
         shmem_##NAME##_atomic_fetch_inc_nbi(&y, p, t);                                          \
         shmem_quiet();                                                                          \
-        CHECK(r == (T)-1 && y == w && shmem_##NAME##_atomic_fetch(p, t) == (T)(w + 1),          \
-              #NAME ": compare_swap_nbi, fetch_inc_nbi on a wide value");                       \
+        EXPECT(r == (T)-1 && y == w && shmem_##NAME##_atomic_fetch(p, t) == (T)(w + 1),         \
+               #NAME ": compare_swap_nbi, fetch_inc_nbi on a wide value");                      \
     }
 
 #define SEM_BIT(NAME, T)                                                                         \
@@ -600,11 +600,11 @@ static ull bits_owned(size_t size)
         if (step != RUN)                                                                        \
             return;                                                                             \
         shmem_##NAME##_atomic_set(p, v, t);                                                     \
-        CHECK(shmem_##NAME##_atomic_fetch_and(p, q, t) == v, #NAME ": fetch_and");              \
+        EXPECT(shmem_##NAME##_atomic_fetch_and(p, q, t) == v, #NAME ": fetch_and");             \
         v &= q;                                                                                 \
-        CHECK(shmem_##NAME##_atomic_fetch_or(p, o, t) == v, #NAME ": fetch_and result");        \
+        EXPECT(shmem_##NAME##_atomic_fetch_or(p, o, t) == v, #NAME ": fetch_and result");       \
         v |= o;                                                                                 \
-        CHECK(shmem_##NAME##_atomic_fetch_xor(p, q, t) == v, #NAME ": fetch_or result");        \
+        EXPECT(shmem_##NAME##_atomic_fetch_xor(p, q, t) == v, #NAME ": fetch_or result");       \
         v ^= q;                                                                                 \
         shmem_##NAME##_atomic_and(p, (T)~o, t);                                                 \
         v &= (T)~o;                                                                             \
@@ -614,7 +614,7 @@ static ull bits_owned(size_t size)
         v ^= (T)-1;                                                                             \
         shmem_##NAME##_atomic_fetch_xor_nbi(&r, p, (T)0, t);                                    \
         shmem_quiet();                                                                          \
-        CHECK(r == v, #NAME ": and/or/xor gave %#llx, expected %#llx", (ull)r, (ull)v);         \
+        EXPECT(r == v, #NAME ": and/or/xor gave %#llx, expected %#llx", (ull)r, (ull)v);        \
     }
 
 /* ---- Expansion over the type table --------------------------------------------------------- */
@@ -645,7 +645,7 @@ static ull bits_owned(size_t size)
 #define DEF_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)          \
     SYMM_IF_##EXT(DEF_EXT(NAME, T, GEN)) SYMM_IF_##AMO(DEF_AMO(NAME, T, GEN))                   \
     SYMM_IF_##BIT(DEF_BIT(NAME, T, GEN))
-SYNC_EXPAND(SYMM_TYPES(SYNC_ROW, DEF_ROW))
+TEST_EXPAND(SYMM_TYPES(TEST_DEFER_ROW, DEF_ROW))
 
 /* The deprecated names, for the rows with OLD: swap, fetch and set, and where AMO is set the
  * fetch-add, add and compare-swap families too. */
@@ -659,7 +659,7 @@ SYNC_EXPAND(SYMM_TYPES(SYNC_ROW, DEF_ROW))
 #define DEF_OLD_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
                     SCAN, TOALL, TOBIT, OLD, DEV)                                               \
     SYMM_IF_##OLD(DEF_OLD_ANY(NAME, T) SYMM_IF_##AMO(DEF_OLD_INT(NAME, T)))
-SYNC_EXPAND(SYMM_TYPE_TABLE(SYNC_ROW, DEF_OLD_ROW))
+TEST_EXPAND(SYMM_TYPE_TABLE(TEST_DEFER_ROW, DEF_OLD_ROW))
 FAM_SWAP(old_shmem_swap, long, long, TIX_old_shmem_swap, 0, 1, PLAIN_SWAP_FORMS)
 
 #define RUN_ROW(S, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
@@ -684,8 +684,8 @@ static void check_sentinels(void)
     for (int tix = 0; tix < NTIX; tix++)
         for (int g = 0; g < NG; g++)
             for (size_t b = sizes[tix]; b < SLOT; b++)
-                CHECK(((unsigned char *)slot(tix, g))[b] == SENTINEL,
-                      "type row %d family %d: byte %zu after the object changed", tix, g, b);
+                EXPECT(((unsigned char *)slot(tix, g))[b] == SENTINEL,
+                       "type row %d family %d: byte %zu after the object changed", tix, g, b);
 }
 
 int main(void)
@@ -695,9 +695,9 @@ int main(void)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > SYNC_MAX_PES)
+    if (npes > TEST_MAX_PES)
         return 1;
-    CHECK(shmem_ctx_create(0, &my_ctx) == 0, "shmem_ctx_create failed");
+    EXPECT(shmem_ctx_create(0, &my_ctx) == 0, "shmem_ctx_create failed");
     nrec = (size_t)NTIX * NG * npes * ITERS;
     objs = shmem_align(SLOT, (size_t)NTIX * NG * SLOT);
     recs = shmem_malloc(nrec * sizeof(rec_t));
@@ -725,5 +725,5 @@ int main(void)
     free(scratch);
     free(scratch_a);
     free(scratch_b);
-    return sync_finish("sync_amo");
+    return test_finish("sync_amo");
 }

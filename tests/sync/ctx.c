@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define N 8
 #define NOPT 8
@@ -45,10 +45,10 @@ static void create_all(shmem_ctx_t *ctx)
 {
     for (int o = 0; o < NOPT; o++) {
         int rc = shmem_ctx_create(options[o], &ctx[o]);
-        CHECK(rc == 0 && ctx[o] != SHMEM_CTX_INVALID && ctx[o] != SHMEM_CTX_DEFAULT,
-              "shmem_ctx_create(%#lx) returned %d", options[o], rc);
+        EXPECT(rc == 0 && ctx[o] != SHMEM_CTX_INVALID && ctx[o] != SHMEM_CTX_DEFAULT,
+               "shmem_ctx_create(%#lx) returned %d", options[o], rc);
         for (int p = 0; p < o; p++)
-            CHECK(ctx[p] != ctx[o], "contexts %d and %d are the same", p, o);
+            EXPECT(ctx[p] != ctx[o], "contexts %d and %d are the same", p, o);
     }
 }
 
@@ -90,24 +90,24 @@ static void transfers(shmem_ctx_t *ctx)
             bad += strided[o][2 * i] != value(left, o, i);
             bad += ints[o][i] != (int)value(left, o, i);
         }
-        CHECK(!bad, "context %d: %d elements from pe %d wrong", o, bad, left);
-        CHECK(counter[o] == o + 2, "context %d: counter %ld", o, counter[o]);
-        CHECK(sigs[o] == (uint64_t)o + 7 && flag[o] == value(left, o, 0),
-              "context %d: put_signal", o);
+        EXPECT(!bad, "context %d: %d elements from pe %d wrong", o, bad, left);
+        EXPECT(counter[o] == o + 2, "context %d: counter %ld", o, counter[o]);
+        EXPECT(sigs[o] == (uint64_t)o + 7 && flag[o] == value(left, o, 0),
+               "context %d: put_signal", o);
         /* Gets from the right neighbour, which holds what this PE put there. */
         memset(got, 0, sizeof(got));
         shmem_ctx_long_get(c, got, dst[o], N, right);
-        CHECK(got[N - 1] == value(me, o, N - 1), "context %d: get", o);
+        EXPECT(got[N - 1] == value(me, o, N - 1), "context %d: get", o);
         memset(got, 0, sizeof(got));
         shmem_ctx_long_get_nbi(c, got, dst[o], N, right);
         shmem_ctx_quiet(c);
-        CHECK(got[0] == value(me, o, 0), "context %d: get_nbi", o);
+        EXPECT(got[0] == value(me, o, 0), "context %d: get_nbi", o);
         shmem_ctx_long_iget(c, got, strided[o], 1, 2, N, right);
-        CHECK(got[3] == value(me, o, 3), "context %d: iget", o);
-        CHECK(shmem_ctx_long_g(c, &dst[o][2], right) == value(me, o, 2), "context %d: g", o);
-        CHECK(shmem_g(c, &dst[o][5], right) == value(me, o, 5), "context %d: generic g", o);
-        CHECK(shmem_ctx_long_atomic_fetch(c, &counter[o], right) == o + 2,
-              "context %d: atomic fetch", o);
+        EXPECT(got[3] == value(me, o, 3), "context %d: iget", o);
+        EXPECT(shmem_ctx_long_g(c, &dst[o][2], right) == value(me, o, 2), "context %d: g", o);
+        EXPECT(shmem_g(c, &dst[o][5], right) == value(me, o, 5), "context %d: generic g", o);
+        EXPECT(shmem_ctx_long_atomic_fetch(c, &counter[o], right) == o + 2,
+               "context %d: atomic fetch", o);
     }
     shmem_barrier_all();
 }
@@ -129,7 +129,7 @@ static void message_passing(shmem_ctx_t c)
         shmem_long_wait_until(&mp_flag, SHMEM_CMP_EQ, r);
         for (int i = 0; i < N; i++)
             if (mp_data[i] != value(left, r, i)) {
-                CHECK(0, "message passing round %d: element %d is %ld", r, i, mp_data[i]);
+                EXPECT(0, "message passing round %d: element %d is %ld", r, i, mp_data[i]);
                 break;
             }
         shmem_ctx_long_atomic_inc(c, &mp_ack, left);
@@ -161,12 +161,12 @@ static void invalid_context(void)
     shmem_ctx_long_atomic_add(c, &inv_ctr, 5, right);
     shmem_ctx_long_atomic_set(c, &inv_ctr, 5, right);
     shmem_atomic_inc(c, &inv_ctr, right);
-    CHECK(shmem_ctx_long_atomic_fetch_add(c, &inv_ctr, 5, right) == 0, "fetch_add returned");
-    CHECK(shmem_ctx_long_atomic_swap(c, &inv_ctr, 5, right) == 0, "swap returned");
-    CHECK(shmem_ctx_long_atomic_compare_swap(c, &inv_ctr, -1, 5, right) == 0, "cswap returned");
-    CHECK(shmem_ctx_long_atomic_fetch(c, &inv_ctr, right) == 0, "fetch returned");
-    CHECK(shmem_atomic_fetch_or(c, (unsigned long *)&inv_ctr, 1UL, right) == 0,
-          "generic fetch_or returned");
+    EXPECT(shmem_ctx_long_atomic_fetch_add(c, &inv_ctr, 5, right) == 0, "fetch_add returned");
+    EXPECT(shmem_ctx_long_atomic_swap(c, &inv_ctr, 5, right) == 0, "swap returned");
+    EXPECT(shmem_ctx_long_atomic_compare_swap(c, &inv_ctr, -1, 5, right) == 0, "cswap returned");
+    EXPECT(shmem_ctx_long_atomic_fetch(c, &inv_ctr, right) == 0, "fetch returned");
+    EXPECT(shmem_atomic_fetch_or(c, (unsigned long *)&inv_ctr, 1UL, right) == 0,
+           "generic fetch_or returned");
     shmem_ctx_long_atomic_fetch_inc_nbi(c, &fetched, &inv_ctr, right);
     shmem_ctx_long_atomic_fetch_nbi(c, &fetched, &inv_ctr, right);
     shmem_ctx_ulong_atomic_fetch_xor_nbi(c, (unsigned long *)&fetched, (unsigned long *)&inv_ctr,
@@ -177,7 +177,7 @@ static void invalid_context(void)
     shmem_ctx_signal_set(c, &inv_sig, 1, right);
     shmem_ctx_quiet(c);
     shmem_ctx_fence(c);
-    CHECK(fetched == -5, "fetch_nbi on SHMEM_CTX_INVALID wrote %ld", fetched);
+    EXPECT(fetched == -5, "fetch_nbi on SHMEM_CTX_INVALID wrote %ld", fetched);
     for (int i = 0; i < N; i++)
         got[i] = -3;
     shmem_ctx_long_get(c, got, inv_dst, N, right);
@@ -185,17 +185,17 @@ static void invalid_context(void)
     shmem_ctx_long_iget(c, got, inv_dst, 1, 1, N, right);
     shmem_ctx_getmem(c, got, inv_dst, sizeof(got), right);
     shmem_get(c, got, inv_dst, N, right);
-    CHECK(shmem_ctx_long_g(c, &inv_dst[0], right) == 0, "g returned");
+    EXPECT(shmem_ctx_long_g(c, &inv_dst[0], right) == 0, "g returned");
     for (int i = 0; i < N; i++)
-        CHECK(got[i] == -3, "get on SHMEM_CTX_INVALID wrote element %d: %ld", i, got[i]);
+        EXPECT(got[i] == -3, "get on SHMEM_CTX_INVALID wrote element %d: %ld", i, got[i]);
     shmem_ctx_destroy(c);
     shmem_barrier_all();
     for (int i = 0; i < N; i++)
-        CHECK(inv_dst[i] == -1, "a put on SHMEM_CTX_INVALID wrote element %d: %ld", i,
-              inv_dst[i]);
-    CHECK(inv_ctr == -1, "an atomic on SHMEM_CTX_INVALID changed the target to %ld", inv_ctr);
-    CHECK(inv_sig == 77, "a signal on SHMEM_CTX_INVALID changed it to %llu",
-          (unsigned long long)inv_sig);
+        EXPECT(inv_dst[i] == -1, "a put on SHMEM_CTX_INVALID wrote element %d: %ld", i,
+               inv_dst[i]);
+    EXPECT(inv_ctr == -1, "an atomic on SHMEM_CTX_INVALID changed the target to %ld", inv_ctr);
+    EXPECT(inv_sig == 77, "a signal on SHMEM_CTX_INVALID changed it to %llu",
+           (unsigned long long)inv_sig);
     shmem_barrier_all();
 }
 
@@ -206,8 +206,8 @@ static void many_contexts(void)
 
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < MANY; i++)
-            CHECK(shmem_ctx_create(options[i % NOPT], &ctx[i]) == 0, "context %d of %d", i,
-                  MANY);
+            EXPECT(shmem_ctx_create(options[i % NOPT], &ctx[i]) == 0, "context %d of %d", i,
+                   MANY);
         for (int i = 0; i < MANY; i++) {
             shmem_ctx_long_atomic_inc(ctx[i], &many_count, (me + i) % npes);
             shmem_ctx_quiet(ctx[i]);
@@ -220,8 +220,8 @@ static void many_contexts(void)
         long total = 0;
         for (int pe = 0; pe < npes; pe++)
             total += shmem_long_atomic_fetch(&many_count, pe);
-        CHECK(total == 2L * MANY * npes, "many contexts: %ld increments, expected %ld", total,
-              2L * MANY * npes);
+        EXPECT(total == 2L * MANY * npes, "many contexts: %ld increments, expected %ld", total,
+               2L * MANY * npes);
     }
 }
 
@@ -244,5 +244,5 @@ int main(void)
     many_contexts();
     shmem_ctx_fence(SHMEM_CTX_DEFAULT);
     shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
-    return sync_finish("sync_ctx");
+    return test_finish("sync_ctx");
 }

@@ -17,7 +17,7 @@
 #include <sched.h>
 #include <stdint.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define ME_ROUNDS 16
 #define FAIR_ROUNDS 12
@@ -44,8 +44,8 @@ static entry_t ticket_state(long *lock)
     uint32_t served = (uint32_t)word, taken = (uint32_t)(word >> 32);
     entry_t e = {me, (long)(taken - served) - 1, served};
 
-    CHECK(taken - served >= 1 && taken - served <= (uint32_t)npes,
-          "held lock word %#lx is no ticket lock with at most %d tickets out", word, npes);
+    EXPECT(taken - served >= 1 && taken - served <= (uint32_t)npes,
+           "held lock word %#lx is no ticket lock with at most %d tickets out", word, npes);
     return e;
 }
 
@@ -55,8 +55,7 @@ static void acquire(long *lock, int how)
         shmem_set_lock(lock);
         return;
     }
-    while (shmem_test_lock(lock))
-        sched_yield();
+    TEST_WAIT(!shmem_test_lock(lock), "shmem_test_lock to take the lock");
 }
 
 static void mutual_exclusion(void)
@@ -67,13 +66,13 @@ static void mutual_exclusion(void)
 
         acquire(lock, i % 3 == 2);
         o = shmem_long_g(&owner[which], 0);
-        CHECK(o == 0, "lock %d: pe %ld holds it too", which, o - 1);
+        EXPECT(o == 0, "lock %d: pe %ld holds it too", which, o - 1);
         shmem_long_p(&owner[which], me + 1, 0);
         c = shmem_long_g(&count[which], 0);
         sched_yield();
         shmem_long_p(&count[which], c + 1, 0);
         o = shmem_long_g(&owner[which], 0);
-        CHECK(o == me + 1, "lock %d: pe %ld took it while this PE held it", which, o - 1);
+        EXPECT(o == me + 1, "lock %d: pe %ld took it while this PE held it", which, o - 1);
         shmem_long_p(&owner[which], 0, 0);
         shmem_clear_lock(lock);
     }
@@ -88,7 +87,7 @@ static void test_lock_rounds(void)
             shmem_set_lock(lock_heap);
         shmem_barrier_all();
         if (me != holder)
-            CHECK(shmem_test_lock(lock_heap) != 0, "test_lock took a lock pe %d holds", holder);
+            EXPECT(shmem_test_lock(lock_heap) != 0, "test_lock took a lock pe %d holds", holder);
         shmem_barrier_all();
         if (me == holder)
             shmem_clear_lock(lock_heap);
@@ -97,8 +96,8 @@ static void test_lock_rounds(void)
         shmem_long_atomic_add(&winners, won, 0);
         shmem_barrier_all();
         if (me == 0)
-            CHECK(shmem_long_atomic_swap(&winners, 0, 0) == 1,
-                  "round %d: not exactly one PE won test_lock on a free lock", r);
+            EXPECT(shmem_long_atomic_swap(&winners, 0, 0) == 1,
+                   "round %d: not exactly one PE won test_lock on a free lock", r);
         if (won)
             shmem_clear_lock(lock_heap);
         shmem_barrier_all();
@@ -124,30 +123,30 @@ static void fairness_run(void)
 /* On PE 0: acquisitions k + 1 .. k + waiting(k) are by distinct PEs other than holder k. */
 static void fairness_check(void)
 {
-    long n = (long)npes * FAIR_ROUNDS, per_pe[SYNC_MAX_PES] = {0}, contended = 0;
+    long n = (long)npes * FAIR_ROUNDS, per_pe[TEST_MAX_PES] = {0}, contended = 0;
 
-    CHECK(fair_count == n, "fairness: %ld acquisitions logged, expected %ld", fair_count, n);
+    EXPECT(fair_count == n, "fairness: %ld acquisitions logged, expected %ld", fair_count, n);
     if (fair_count != n)
         return;
     for (long k = 0; k < n; k++) {
-        int seen[SYNC_MAX_PES] = {0};
+        int seen[TEST_MAX_PES] = {0};
         const entry_t *e = &fair_log[k];
 
         per_pe[e->pe]++;
-        CHECK(e->served == fair_log[0].served + k, "fairness: acquisition %ld served ticket "
-              "%ld, expected %ld", k, e->served, fair_log[0].served + k);
+        EXPECT(e->served == fair_log[0].served + k, "fairness: acquisition %ld served ticket "
+               "%ld, expected %ld", k, e->served, fair_log[0].served + k);
         contended += e->waiting > 0;
         seen[e->pe] = 1;
         for (long j = k + 1; j <= k + e->waiting && j < n; j++) {
-            CHECK(!seen[fair_log[j].pe], "fairness: acquisition %ld by pe %ld had %ld waiting, "
-                  "yet acquisition %ld went to pe %ld again", k, e->pe, e->waiting, j,
-                  fair_log[j].pe);
+            EXPECT(!seen[fair_log[j].pe], "fairness: acquisition %ld by pe %ld had %ld waiting, "
+                   "yet acquisition %ld went to pe %ld again", k, e->pe, e->waiting, j,
+                   fair_log[j].pe);
             seen[fair_log[j].pe] = 1;
         }
     }
     for (int pe = 0; pe < npes; pe++)
-        CHECK(per_pe[pe] == FAIR_ROUNDS, "fairness: pe %d got the lock %ld times", pe,
-              per_pe[pe]);
+        EXPECT(per_pe[pe] == FAIR_ROUNDS, "fairness: pe %d got the lock %ld times", pe,
+               per_pe[pe]);
     printf("sync_lock: %ld of %ld acquisitions found others waiting\n", contended, n);
 }
 
@@ -160,8 +159,8 @@ static void queue_run(void)
         shmem_set_lock(lock_queue);
         for (int pe = 1; pe < npes; pe++)
             shmem_long_atomic_set(&queue_go, 1, pe);
-        while ((e = ticket_state(lock_queue)).waiting < npes - 1)
-            sched_yield();
+        TEST_WAIT((e = ticket_state(lock_queue)).waiting >= npes - 1,
+                  "%d PEs to queue for the lock (%ld do)", npes - 1, e.waiting);
     } else {
         shmem_long_wait_until(&queue_go, SHMEM_CMP_EQ, 1);
         shmem_set_lock(lock_queue);
@@ -174,11 +173,11 @@ static void queue_run(void)
     shmem_barrier_all();
     if (me != 0)
         return;
-    CHECK(queue_count == npes, "queue: %ld acquisitions, expected %d", queue_count, npes);
+    EXPECT(queue_count == npes, "queue: %ld acquisitions, expected %d", queue_count, npes);
     for (k = 0; k < queue_count && k < npes; k++)
-        CHECK(queue_log[k].waiting == npes - 1 - k && (k > 0 || queue_log[k].pe == 0),
-              "queue: holder %ld (pe %ld) saw %ld waiting, expected %ld", k, queue_log[k].pe,
-              queue_log[k].waiting, npes - 1 - k);
+        EXPECT(queue_log[k].waiting == npes - 1 - k && (k > 0 || queue_log[k].pe == 0),
+               "queue: holder %ld (pe %ld) saw %ld waiting, expected %ld", k, queue_log[k].pe,
+               queue_log[k].waiting, npes - 1 - k);
 }
 
 int main(void)
@@ -192,15 +191,15 @@ int main(void)
     lock_queue = shmem_calloc(1, sizeof(long));
     queue_log = shmem_calloc((size_t)npes, sizeof(entry_t));
     if (!lock_heap || !lock_fair || !fair_log || !lock_queue || !queue_log ||
-        npes > SYNC_MAX_PES)
+        npes > TEST_MAX_PES)
         return 1;
 
     mutual_exclusion();
     shmem_barrier_all();
     if (me == 0)
         for (int w = 0; w < 2; w++)
-            CHECK(count[w] == (long)npes * ME_ROUNDS / 2, "lock %d: count %ld, expected %ld",
-                  w, count[w], (long)npes * ME_ROUNDS / 2);
+            EXPECT(count[w] == (long)npes * ME_ROUNDS / 2, "lock %d: count %ld, expected %ld",
+                   w, count[w], (long)npes * ME_ROUNDS / 2);
     test_lock_rounds();
     fairness_run();
     shmem_barrier_all();
@@ -210,10 +209,10 @@ int main(void)
     /* Every lock is free again: a test_lock wins at once. */
     shmem_barrier_all();
     if (me == npes - 1) {
-        CHECK(shmem_test_lock(&lock_global) == 0 && shmem_test_lock(lock_fair) == 0,
-              "a lock was left held");
+        EXPECT(shmem_test_lock(&lock_global) == 0 && shmem_test_lock(lock_fair) == 0,
+               "a lock was left held");
         shmem_clear_lock(&lock_global);
         shmem_clear_lock(lock_fair);
     }
-    return sync_finish("sync_lock");
+    return test_finish("sync_lock");
 }

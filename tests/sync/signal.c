@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define MAX_BYTES 32768
 #define ROUNDS 480
@@ -79,12 +79,12 @@ static size_t count_of(int r, size_t size)
         size_t e = 0;                                                                           \
         while (e < n && d[e] == (T)pattern(r, e, left))                                         \
             e++;                                                                                \
-        CHECK(e == n, #NAME " round %d: element %zu of %zu is %Lg, expected %d", r, e, n,       \
-              e < n ? (long double)d[e] : 0, pattern(r, e, left));                              \
+        EXPECT(e == n, #NAME " round %d: element %zu of %zu is %Lg, expected %d", r, e, n,      \
+               e < n ? (long double)d[e] : 0, pattern(r, e, left));                             \
         return n * sizeof(T);                                                                   \
     })
 
-SYNC_EXPAND(SYMM_TYPES(SYNC_ROW, TYPED_ROW))
+TEST_EXPAND(SYMM_TYPES(TEST_DEFER_ROW, TYPED_ROW))
 
 /* Sized and mem: bytes. */
 #define BYTES_SEND(NAME, PUT, UNIT)                                                              \
@@ -110,8 +110,8 @@ SYNC_EXPAND(SYMM_TYPES(SYNC_ROW, TYPED_ROW))
         size_t e = 0;                                                                           \
         while (e < n && buf[e] == pattern(r, e, left))                                          \
             e++;                                                                                \
-        CHECK(e == n, #NAME " round %d: byte %zu of %zu is %d, expected %d", r, e, n,           \
-              e < n ? buf[e] : 0, pattern(r, e, left));                                         \
+        EXPECT(e == n, #NAME " round %d: byte %zu of %zu is %d, expected %d", r, e, n,          \
+               e < n ? buf[e] : 0, pattern(r, e, left));                                        \
         return n;                                                                               \
     }
 #define SIZED(BITS) BYTES_SEND(bits##BITS, put##BITS, BITS / 8)
@@ -153,15 +153,15 @@ static void ring(void)
                                     r % 4 == 0 ? due + 1 : due);
             v = shmem_signal_fetch(&ack);
         }
-        CHECK(v == due, "round %d: acknowledgement %llu, expected %llu", r,
-              (unsigned long long)v, (unsigned long long)due);
+        EXPECT(v == due, "round %d: acknowledgement %llu, expected %llu", r,
+               (unsigned long long)v, (unsigned long long)due);
         k->send(r, variant, op == SHMEM_SIGNAL_SET ? (uint64_t)r + 1 : 1, op);
 
         v = shmem_signal_wait_until(&sig, c, c == SHMEM_CMP_EQ || c == SHMEM_CMP_GE
                                                  ? (uint64_t)r + 1 : (uint64_t)r);
-        CHECK(v == (uint64_t)r + 1 && shmem_signal_fetch(&sig) == (uint64_t)r + 1,
-              "%s round %d variant %d op %d: signal %llu, expected %d", k->name, r, variant, op,
-              (unsigned long long)v, r + 1);
+        EXPECT(v == (uint64_t)r + 1 && shmem_signal_fetch(&sig) == (uint64_t)r + 1,
+               "%s round %d variant %d op %d: signal %llu, expected %d", k->name, r, variant, op,
+               (unsigned long long)v, r + 1);
         bytes = k->check(r);
         memset(buf, POISON, bytes);
         switch (r % 4) {
@@ -196,15 +196,15 @@ static void fan_in(void)
         uint64_t total = shmem_signal_wait_until(&fan_sigs[npes], SHMEM_CMP_EQ,
                                                  (uint64_t)npes * FAN_ROUNDS);
         shmem_uint64_wait_until_all(fan_sigs, (size_t)npes, NULL, SHMEM_CMP_EQ, FAN_ROUNDS);
-        CHECK(total == (uint64_t)npes * FAN_ROUNDS, "fan-in total %llu",
-              (unsigned long long)total);
+        EXPECT(total == (uint64_t)npes * FAN_ROUNDS, "fan-in total %llu",
+               (unsigned long long)total);
         for (int pe = 0; pe < npes; pe++) {
             const unsigned char *got = fan_buf + (size_t)pe * slice;
             size_t e = 0;
             while (e < slice && got[e] == pattern(FAN_ROUNDS - 1, e, pe))
                 e++;
-            CHECK(e == slice, "fan-in: byte %zu of pe %d's slice is %d", e, pe,
-                  e < slice ? got[e] : 0);
+            EXPECT(e == slice, "fan-in: byte %zu of pe %d's slice is %d", e, pe,
+                   e < slice ? got[e] : 0);
         }
     }
 }
@@ -228,5 +228,5 @@ int main(void)
     shmem_barrier_all();
     fan_in();
     shmem_ctx_destroy(my_ctx);
-    return sync_finish("sync_signal");
+    return test_finish("sync_signal");
 }

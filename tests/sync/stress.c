@@ -10,7 +10,7 @@
  */
 #include <sched.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define LOCK_TURNS 64
 #define ATOMICS 128
@@ -50,15 +50,15 @@ int main(void)
     }
     shmem_barrier_all();
     if (me == 0) {
-        CHECK(guarded == (long)npes * LOCK_TURNS, "guarded count %ld, expected %ld", guarded,
-              (long)npes * LOCK_TURNS);
-        CHECK(hot == (long)npes * LOCK_TURNS * ATOMICS, "hot counter %ld, expected %ld", hot,
-              (long)npes * LOCK_TURNS * ATOMICS);
+        EXPECT(guarded == (long)npes * LOCK_TURNS, "guarded count %ld, expected %ld", guarded,
+               (long)npes * LOCK_TURNS);
+        EXPECT(hot == (long)npes * LOCK_TURNS * ATOMICS, "hot counter %ld, expected %ld", hot,
+               (long)npes * LOCK_TURNS * ATOMICS);
     }
     for (int pe = 0; pe < npes; pe++)
         for (int i = 0; i < ATOMICS; i++)
             expect += (pe + i) % npes == me ? 2L * LOCK_TURNS : 0;
-    CHECK(spread == expect, "spread counter %ld, expected %ld", spread, expect);
-    CHECK(token == RING_ROUNDS, "token %ld", token);
-    return sync_finish("sync_stress");
+    EXPECT(spread == expect, "spread counter %ld, expected %ld", spread, expect);
+    EXPECT(token == RING_ROUNDS, "token %ld", token);
+    return test_finish("sync_stress");
 }

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define T 4
 #define BLK 512
@@ -41,7 +41,7 @@ static void atomics(int th, shmem_ctx_t mine)
     for (int i = 0; i < ATOMICS; i++) {
         shmem_ctx_t c = i % 2 ? mine : SHMEM_CTX_DEFAULT;
         long got = shmem_ctx_long_atomic_fetch_add(c, &total, 1 + th, 0);
-        CHECK(got > last, "thread %d: fetch_add returned %ld after %ld", th, got, last);
+        EXPECT(got > last, "thread %d: fetch_add returned %ld after %ld", th, got, last);
         last = got;
         shmem_ctx_long_atomic_inc(c, &spread[th], (me + i) % npes);
     }
@@ -72,8 +72,8 @@ static void blocks(int th, shmem_ctx_t mine)
         shmem_signal_wait_until(&sig[th], SHMEM_CMP_EQ, (uint64_t)r + 1);
         for (e = 0; e < BLK && data[th][e] == pattern(r, e, left, from); e++)
             ;
-        CHECK(e == BLK, "thread %d round %d: byte %d of the block is %d, expected %d", th, r, e,
-              e < BLK ? data[th][e] : 0, e < BLK ? pattern(r, e, left, from) : 0);
+        EXPECT(e == BLK, "thread %d round %d: byte %d of the block is %d, expected %d", th, r, e,
+               e < BLK ? data[th][e] : 0, e < BLK ? pattern(r, e, left, from) : 0);
         memset(data[th], POISON, BLK);
         shmem_ctx_uint64_atomic_add(c, &ack[from], 1, left);
     }
@@ -92,7 +92,7 @@ static void *thread_main(void *arg)
     int th = (int)(intptr_t)arg;
     shmem_ctx_t mine;
 
-    CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &mine) == 0, "thread %d: no private context", th);
+    EXPECT(shmem_ctx_create(SHMEM_CTX_PRIVATE, &mine) == 0, "thread %d: no private context", th);
     atomics(th, mine);
     blocks(th, mine);
     ticks(th, mine);
@@ -109,10 +109,10 @@ int main(void)
 
     int rc = shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
 
-    CHECK(rc == 0, "shmem_init_thread returned %d", rc);
-    CHECK(provided == SHMEM_THREAD_MULTIPLE, "provided thread level %d", provided);
+    EXPECT(rc == 0, "shmem_init_thread returned %d", rc);
+    EXPECT(provided == SHMEM_THREAD_MULTIPLE, "provided thread level %d", provided);
     shmem_query_thread(&queried);
-    CHECK(queried == SHMEM_THREAD_MULTIPLE, "shmem_query_thread says %d", queried);
+    EXPECT(queried == SHMEM_THREAD_MULTIPLE, "shmem_query_thread says %d", queried);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     left = (me + npes - 1) % npes;
@@ -132,19 +132,19 @@ int main(void)
     shmem_barrier_all();
 
     if (me == 0)
-        CHECK(total == (long)npes * ATOMICS * (T * (T + 1) / 2), "total %ld, expected %ld",
-              total, (long)npes * ATOMICS * (T * (T + 1) / 2));
+        EXPECT(total == (long)npes * ATOMICS * (T * (T + 1) / 2), "total %ld, expected %ld",
+               total, (long)npes * ATOMICS * (T * (T + 1) / 2));
     expect = 0;
     for (int pe = 0; pe < npes; pe++)
         for (int i = 0; i < ATOMICS; i++)
             expect += (pe + i) % npes == me;
     for (int t = 0; t < T; t++) {
-        CHECK(spread[t] == expect, "thread %d's spread counter is %ld, expected %ld", t,
-              spread[t], expect);
-        CHECK(tick[t] == ROUNDS, "tick %d is %ld", t, tick[t]);
-        CHECK(ack[t] == ROUNDS && sig[t] == ROUNDS, "thread %d: ack %llu sig %llu", t,
-              (unsigned long long)ack[t], (unsigned long long)sig[t]);
+        EXPECT(spread[t] == expect, "thread %d's spread counter is %ld, expected %ld", t,
+               spread[t], expect);
+        EXPECT(tick[t] == ROUNDS, "tick %d is %ld", t, tick[t]);
+        EXPECT(ack[t] == ROUNDS && sig[t] == ROUNDS, "thread %d: ack %llu sig %llu", t,
+               (unsigned long long)ack[t], (unsigned long long)sig[t]);
     }
     shmem_free(data);
-    return sync_finish("sync_threads");
+    return test_finish("sync_threads");
 }

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sync_test.h"
+#include "../harness.h"
 
 #define K 6          /* elements per set */
 #define M0 50        /* every element's value before it is written */
@@ -135,8 +135,8 @@ static int in_some(const round_plan_t *p, size_t j)
         const int *st = p->status;                                                              \
         while (got < p->nsome) {                                                                \
             n = CALL;                                                                           \
-            CHECK(n <= K && (BLOCKING ? n >= 1 : 1), "%s form %d: _some returned %zu", what,    \
-                  p->form, n);                                                                  \
+            EXPECT(n <= K && (BLOCKING ? n >= 1 : 1), "%s form %d: _some returned %zu", what,   \
+                   p->form, n);                                                                 \
             if (n == 0 && !BLOCKING) {                                                          \
                 sched_yield();                                                                  \
                 continue;                                                                       \
@@ -146,8 +146,8 @@ static int in_some(const round_plan_t *p, size_t j)
             for (size_t i = 0; i < n; i++) {                                                    \
                 size_t j = idx[i];                                                              \
                 int ok = j < K && in_some(p, j) && !seen[j];                                    \
-                CHECK(ok, "%s form %d cmp %d: _some returned index %zu, expected one of %d "    \
-                      "others", what, p->form, p->cmp, j, p->nsome - got);                      \
+                EXPECT(ok, "%s form %d cmp %d: _some returned index %zu, expected one of %d "   \
+                       "others", what, p->form, p->cmp, j, p->nsome - got);                     \
                 if (!ok)                                                                        \
                     return;                                                                     \
                 seen[j] = 1;                                                                    \
@@ -173,27 +173,27 @@ static int in_some(const round_plan_t *p, size_t j)
         SOME_LOOP(FN(NAME, wait_until_some_vector)(e, K, idx, st, p->cmp, c), 1);               \
         break;                                                                                  \
     case F_TEST:                                                                                \
-        while (!FN(NAME, test)(&e[0], p->cmp, c[0]))                                            \
-            sched_yield();                                                                      \
+        TEST_WAIT(FN(NAME, test)(&e[0], p->cmp, c[0]),                                          \
+                  "%s form %d cmp %d: the test to succeed", what, p->form, p->cmp);             \
         break;                                                                                  \
     case F_TEST_ALL:                                                                            \
-        while (!FN(NAME, test_all)(e, K, p->status, p->cmp, c[0]))                              \
-            sched_yield();                                                                      \
+        TEST_WAIT(FN(NAME, test_all)(e, K, p->status, p->cmp, c[0]),                            \
+                  "%s form %d cmp %d: the test to succeed", what, p->form, p->cmp);             \
         break;                                                                                  \
     case F_TEST_ANY:                                                                            \
-        while ((k = FN(NAME, test_any)(e, K, p->status, p->cmp, c[0])) == SIZE_MAX)             \
-            sched_yield();                                                                      \
+        TEST_WAIT((k = FN(NAME, test_any)(e, K, p->status, p->cmp, c[0])) != SIZE_MAX,          \
+                  "%s form %d cmp %d: the test to succeed", what, p->form, p->cmp);             \
         break;                                                                                  \
     case F_TEST_SOME:                                                                           \
         SOME_LOOP(FN(NAME, test_some)(e, K, idx, st, p->cmp, c[0]), 0);                         \
         break;                                                                                  \
     case F_TEST_ALL_V:                                                                          \
-        while (!FN(NAME, test_all_vector)(e, K, p->status, p->cmp, c))                          \
-            sched_yield();                                                                      \
+        TEST_WAIT(FN(NAME, test_all_vector)(e, K, p->status, p->cmp, c),                        \
+                  "%s form %d cmp %d: the test to succeed", what, p->form, p->cmp);             \
         break;                                                                                  \
     case F_TEST_ANY_V:                                                                          \
-        while ((k = FN(NAME, test_any_vector)(e, K, p->status, p->cmp, c)) == SIZE_MAX)         \
-            sched_yield();                                                                      \
+        TEST_WAIT((k = FN(NAME, test_any_vector)(e, K, p->status, p->cmp, c)) != SIZE_MAX,      \
+                  "%s form %d cmp %d: the test to succeed", what, p->form, p->cmp);             \
         break;                                                                                  \
     case F_TEST_SOME_V:                                                                         \
         SOME_LOOP(FN(NAME, test_some_vector)(e, K, idx, st, p->cmp, c), 0);                     \
@@ -217,17 +217,17 @@ static int in_some(const round_plan_t *p, size_t j)
             READ_FORMS(NAME, T, TYPED)                                                          \
         }                                                                                       \
         if (any)                                                                                \
-            CHECK(k == (size_t)p->any, "%s form %d%s cmp %d: _any returned %zu, expected %d",   \
-                  what, p->form, p->generic ? " (generic)" : "", p->cmp, k, p->any);            \
+            EXPECT(k == (size_t)p->any, "%s form %d%s cmp %d: _any returned %zu, expected %d",  \
+                   what, p->form, p->generic ? " (generic)" : "", p->cmp, k, p->any);           \
         if (p->form == F_WAIT || p->form == F_TEST || p->form == F_OLD_WAIT)                    \
-            CHECK(e[0] == (T)p->w[0], "%s form %d: woke with %Lg, expected %Lg", what,          \
-                  p->form, (long double)e[0], p->w[0]);                                         \
+            EXPECT(e[0] == (T)p->w[0], "%s form %d: woke with %Lg, expected %Lg", what,         \
+                   p->form, (long double)e[0], p->w[0]);                                        \
         if (p->form == F_WAIT_ALL || p->form == F_WAIT_ALL_V || p->form == F_TEST_ALL ||        \
             p->form == F_TEST_ALL_V)                                                            \
             for (int j = 0; j < K; j++) {                                                       \
                 long double w = p->w[p->form == F_WAIT_ALL_V || p->form == F_TEST_ALL_V ? j : 0];\
-                CHECK(p->stat[j] || e[j] == (T)w, "%s form %d: element %d is %Lg after _all, " \
-                      "expected %Lg", what, p->form, j, (long double)e[j], w);                  \
+                EXPECT(p->stat[j] || e[j] == (T)w, "%s form %d: element %d is %Lg after _all, " \
+                       "expected %Lg", what, p->form, j, (long double)e[j], w);                 \
             }                                                                                   \
     }
 
@@ -254,54 +254,54 @@ static int in_some(const round_plan_t *p, size_t j)
 /* ---- Local tests: nothing changes while they run, so every result is known --------------- */
 #define LOCAL_CHECKS(NAME, T, FN, TAG)                                                           \
     for (int j = 0; j < K; j++)                                                                 \
-        CHECK(FN(NAME, test)(&e[j], cmp, cv) == exp[j], "%s%s test cmp %d: %Lg vs %Lg", what,  \
-              TAG, cmp, (long double)e[j], (long double)cv);                                    \
-    CHECK(FN(NAME, test_all)(e, K, st, cmp, cv) == all, "%s%s test_all cmp %d mask %d", what,  \
-          TAG, cmp, m);                                                                         \
-    CHECK(FN(NAME, test_all_vector)(e, K, st, cmp, cvv) == allv, "%s%s test_all_vector cmp %d "\
-          "mask %d", what, TAG, cmp, m);                                                        \
+        EXPECT(FN(NAME, test)(&e[j], cmp, cv) == exp[j], "%s%s test cmp %d: %Lg vs %Lg", what, \
+               TAG, cmp, (long double)e[j], (long double)cv);                                   \
+    EXPECT(FN(NAME, test_all)(e, K, st, cmp, cv) == all, "%s%s test_all cmp %d mask %d", what, \
+           TAG, cmp, m);                                                                        \
+    EXPECT(FN(NAME, test_all_vector)(e, K, st, cmp, cvv) == allv, "%s%s test_all_vector cmp %d " \
+           "mask %d", what, TAG, cmp, m);                                                       \
     k = FN(NAME, test_any)(e, K, st, cmp, cv);                                                  \
-    CHECK(k == SIZE_MAX ? !nsat : k < K && sat[k], "%s%s test_any cmp %d mask %d: %zu", what,  \
-          TAG, cmp, m, k);                                                                      \
+    EXPECT(k == SIZE_MAX ? !nsat : k < K && sat[k], "%s%s test_any cmp %d mask %d: %zu", what, \
+           TAG, cmp, m, k);                                                                     \
     k = FN(NAME, test_any_vector)(e, K, st, cmp, cvv);                                          \
-    CHECK(k == SIZE_MAX ? !nsatv : k < K && satv[k], "%s%s test_any_vector cmp %d mask %d: "   \
-          "%zu", what, TAG, cmp, m, k);                                                         \
+    EXPECT(k == SIZE_MAX ? !nsatv : k < K && satv[k], "%s%s test_any_vector cmp %d mask %d: "  \
+           "%zu", what, TAG, cmp, m, k);                                                        \
     k = FN(NAME, test_some)(e, K, idx, st, cmp, cv);                                            \
-    CHECK(same_set(idx, k, sat, nsat), "%s%s test_some cmp %d mask %d: %zu indices", what,     \
-          TAG, cmp, m, k);                                                                      \
+    EXPECT(same_set(idx, k, sat, nsat), "%s%s test_some cmp %d mask %d: %zu indices", what,    \
+           TAG, cmp, m, k);                                                                     \
     k = FN(NAME, test_some_vector)(e, K, idx, st, cmp, cvv);                                    \
-    CHECK(same_set(idx, k, satv, nsatv), "%s%s test_some_vector cmp %d mask %d", what, TAG,    \
-          cmp, m);                                                                              \
+    EXPECT(same_set(idx, k, satv, nsatv), "%s%s test_some_vector cmp %d mask %d", what, TAG,   \
+           cmp, m);                                                                             \
     if (all)                                                                                    \
         FN(NAME, wait_until_all)(e, K, st, cmp, cv);                                            \
     if (allv)                                                                                   \
         FN(NAME, wait_until_all_vector)(e, K, st, cmp, cvv);                                    \
     if (nsat || !nincl) {                                                                       \
         k = FN(NAME, wait_until_any)(e, K, st, cmp, cv);                                        \
-        CHECK(nincl ? k < K && sat[k] : k == SIZE_MAX, "%s%s wait_until_any cmp %d mask %d: "  \
-              "%zu", what, TAG, cmp, m, k);                                                     \
+        EXPECT(nincl ? k < K && sat[k] : k == SIZE_MAX, "%s%s wait_until_any cmp %d mask %d: " \
+               "%zu", what, TAG, cmp, m, k);                                                    \
         k = FN(NAME, wait_until_some)(e, K, idx, st, cmp, cv);                                  \
-        CHECK(same_set(idx, k, sat, nsat), "%s%s wait_until_some cmp %d mask %d", what, TAG,   \
-              cmp, m);                                                                          \
+        EXPECT(same_set(idx, k, sat, nsat), "%s%s wait_until_some cmp %d mask %d", what, TAG,  \
+               cmp, m);                                                                         \
     }                                                                                           \
     if (nsatv || !nincl) {                                                                      \
         k = FN(NAME, wait_until_any_vector)(e, K, st, cmp, cvv);                                \
-        CHECK(nincl ? k < K && satv[k] : k == SIZE_MAX, "%s%s wait_until_any_vector cmp %d "   \
-              "mask %d: %zu", what, TAG, cmp, m, k);                                            \
+        EXPECT(nincl ? k < K && satv[k] : k == SIZE_MAX, "%s%s wait_until_any_vector cmp %d "  \
+               "mask %d: %zu", what, TAG, cmp, m, k);                                           \
         k = FN(NAME, wait_until_some_vector)(e, K, idx, st, cmp, cvv);                          \
-        CHECK(same_set(idx, k, satv, nsatv), "%s%s wait_until_some_vector cmp %d mask %d",     \
-              what, TAG, cmp, m);                                                               \
+        EXPECT(same_set(idx, k, satv, nsatv), "%s%s wait_until_some_vector cmp %d mask %d",    \
+               what, TAG, cmp, m);                                                              \
     }                                                                                           \
     if (exp[0])                                                                                 \
         FN(NAME, wait_until)(&e[0], cmp, cv);                                                   \
     k = FN(NAME, test_any)(e, 0, st, cmp, cv);                                                  \
-    CHECK(k == SIZE_MAX, "%s%s test_any of no elements: %zu", what, TAG, k);                    \
+    EXPECT(k == SIZE_MAX, "%s%s test_any of no elements: %zu", what, TAG, k);                   \
     k = FN(NAME, wait_until_any)(e, 0, st, cmp, cv);                                            \
-    CHECK(k == SIZE_MAX, "%s%s wait_until_any of no elements: %zu", what, TAG, k);              \
+    EXPECT(k == SIZE_MAX, "%s%s wait_until_any of no elements: %zu", what, TAG, k);             \
     k = FN(NAME, wait_until_some)(e, 0, idx, st, cmp, cv);                                      \
-    CHECK(k == 0, "%s%s wait_until_some of no elements: %zu", what, TAG, k);                    \
-    CHECK(FN(NAME, test_all)(e, 0, st, cmp, cv) == 1, "%s%s test_all of no elements", what,    \
-          TAG);                                                                                 \
+    EXPECT(k == 0, "%s%s wait_until_some of no elements: %zu", what, TAG, k);                   \
+    EXPECT(FN(NAME, test_all)(e, 0, st, cmp, cv) == 1, "%s%s test_all of no elements", what,   \
+           TAG);                                                                                \
     FN(NAME, wait_until_all)(e, 0, st, cmp, cv);
 
 /* sat[j]: included and satisfied. Masks: none (NULL), a few patterns, all excluded. */
@@ -371,7 +371,7 @@ static int same_set(const size_t *idx, size_t n, const int *sat, int nsat)
 #define DEF_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
     SYMM_IF_##WAIT(WRITER(NAME, T, EXT) READER(NAME, T, GEN) RING(NAME, T, GEN)                 \
                    LOCAL(NAME, T, GEN))
-SYNC_EXPAND(SYMM_TYPES(SYNC_ROW, DEF_ROW))
+TEST_EXPAND(SYMM_TYPES(TEST_DEFER_ROW, DEF_ROW))
 
 #define RUN_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)              \
     SYMM_IF_##WAIT(local_##NAME(); ring_##NAME();)
@@ -391,8 +391,8 @@ static void old_long_names(void)
     shmem_long_atomic_set(&old_word[1], 20 + me, (me + 1) % npes);
     shmem_wait(&old_word[0], 0);
     (shmem_wait_until)(&old_word[1], SHMEM_CMP_GE, 20);
-    CHECK(old_word[0] == 10 + left && old_word[1] == 20 + left,
-          "shmem_wait/shmem_wait_until: %ld %ld", old_word[0], old_word[1]);
+    EXPECT(old_word[0] == 10 + left && old_word[1] == 20 + left,
+           "shmem_wait/shmem_wait_until: %ld %ld", old_word[0], old_word[1]);
 }
 
 /* Repeated test_any and wait_until_any calls over elements that all stay satisfied return
@@ -419,8 +419,8 @@ static void any_turns(void)
         all_t &= seen_t[i];
         all_w &= seen_w[i];
     }
-    CHECK(all_t, "4 calls of shmem_long_test_any over 4 ready elements missed one");
-    CHECK(all_w, "4 calls of shmem_long_wait_until_any over 4 ready elements missed one");
+    EXPECT(all_t, "4 calls of shmem_long_test_any over 4 ready elements missed one");
+    EXPECT(all_w, "4 calls of shmem_long_wait_until_any over 4 ready elements missed one");
 }
 
 int main(void)
@@ -443,5 +443,5 @@ int main(void)
     SYMM_TYPES(RUN_ROW, _)
     old_long_names();
     any_turns();
-    return sync_finish("sync_wait");
+    return test_finish("sync_wait");
 }

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "unit.h"
+#define TEST_WITHOUT_SHMEM
+#include "../harness.h"
 
 #define MIN SYMM_ALLOC_MIN_ALIGN
 
@@ -27,21 +28,21 @@ static int invariants(const symm_alloc_t *a, const char *where)
     size_t used = 0, at = a->base;
     int bad = 0;
 
-    CHECK(a->nseg >= 1 && a->nseg <= a->cap, "%s: nseg %zu cap %zu", where, a->nseg, a->cap);
+    EXPECT(a->nseg >= 1 && a->nseg <= a->cap, "%s: nseg %zu cap %zu", where, a->nseg, a->cap);
     for (size_t i = 0; i < a->nseg; i++) {
         const symm_seg_t *s = &a->seg[i];
         if (s->off != at || s->len == 0) {
-            CHECK(0, "%s: segment %zu at %zu len %zu, expected start %zu", where, i, s->off,
-                  s->len, at);
+            EXPECT(0, "%s: segment %zu at %zu len %zu, expected start %zu", where, i, s->off,
+                   s->len, at);
             bad = 1;
         }
         if (i > 0 && !s->used && !a->seg[i - 1].used) {
-            CHECK(0, "%s: free segments %zu and %zu are not merged", where, i - 1, i);
+            EXPECT(0, "%s: free segments %zu and %zu are not merged", where, i - 1, i);
             bad = 1;
         }
         if (s->used && (s->off % MIN || s->len % MIN)) {
-            CHECK(0, "%s: used segment %zu (%zu, %zu) not a multiple of %d", where, i, s->off,
-                  s->len, MIN);
+            EXPECT(0, "%s: used segment %zu (%zu, %zu) not a multiple of %d", where, i, s->off,
+                   s->len, MIN);
             bad = 1;
         }
         if (s->used)
@@ -49,11 +50,11 @@ static int invariants(const symm_alloc_t *a, const char *where)
         at = s->off + s->len;
     }
     if (at != a->base + a->size) {
-        CHECK(0, "%s: segments end at %zu, region ends at %zu", where, at, a->base + a->size);
+        EXPECT(0, "%s: segments end at %zu, region ends at %zu", where, at, a->base + a->size);
         bad = 1;
     }
     if (used != a->in_use) {
-        CHECK(0, "%s: in_use %zu, used segments hold %zu", where, a->in_use, used);
+        EXPECT(0, "%s: in_use %zu, used segments hold %zu", where, a->in_use, used);
         bad = 1;
     }
     return bad;
@@ -72,43 +73,43 @@ static void test_basic(void)
     symm_alloc_t a;
     size_t o1 = 0, o2 = 0;
 
-    CHECK(symm_alloc_init(&a, 4096, 1 << 20) == SYMM_OK, "init");
-    CHECK(symm_alloc_top(&a) == 4096, "top of an empty region is its base, got %zu",
-          symm_alloc_top(&a));
-    CHECK(symm_alloc_get(&a, 1, 0, &o1) == SYMM_OK && o1 == 4096, "first block at base: %zu", o1);
-    CHECK(symm_alloc_size_of(&a, o1) == MIN, "1 byte rounds to %d: %zu", MIN,
-          symm_alloc_size_of(&a, o1));
-    CHECK(symm_alloc_get(&a, 100, 0, &o2) == SYMM_OK && o2 == 4096 + MIN, "second block %zu", o2);
-    CHECK(symm_alloc_size_of(&a, o2) == 128, "100 bytes round to 128: %zu",
-          symm_alloc_size_of(&a, o2));
-    CHECK(symm_alloc_top(&a) == o2 + 128, "top %zu", symm_alloc_top(&a));
-    CHECK(a.in_use == MIN + 128, "in_use %zu", a.in_use);
+    EXPECT(symm_alloc_init(&a, 4096, 1 << 20) == SYMM_OK, "init");
+    EXPECT(symm_alloc_top(&a) == 4096, "top of an empty region is its base, got %zu",
+           symm_alloc_top(&a));
+    EXPECT(symm_alloc_get(&a, 1, 0, &o1) == SYMM_OK && o1 == 4096, "first block at base: %zu", o1);
+    EXPECT(symm_alloc_size_of(&a, o1) == MIN, "1 byte rounds to %d: %zu", MIN,
+           symm_alloc_size_of(&a, o1));
+    EXPECT(symm_alloc_get(&a, 100, 0, &o2) == SYMM_OK && o2 == 4096 + MIN, "second block %zu", o2);
+    EXPECT(symm_alloc_size_of(&a, o2) == 128, "100 bytes round to 128: %zu",
+           symm_alloc_size_of(&a, o2));
+    EXPECT(symm_alloc_top(&a) == o2 + 128, "top %zu", symm_alloc_top(&a));
+    EXPECT(a.in_use == MIN + 128, "in_use %zu", a.in_use);
 
     /* Invalid requests fail and leave the output alone. */
-    CHECK(get_fails(&a, 0, 0), "size 0");
-    CHECK(get_fails(&a, 64, 96), "alignment 96");
-    CHECK(get_fails(&a, 64, 192), "alignment 192");
-    CHECK(get_fails(&a, 64, ((size_t)1 << 40) + 64), "alignment 2^40 + 64");
-    CHECK(get_fails(&a, (1 << 20) + 1, 0), "larger than the region");
-    CHECK(get_fails(&a, SIZE_MAX, 0), "SIZE_MAX");
-    CHECK(get_fails(&a, SIZE_MAX - 10, 64), "SIZE_MAX - 10");
-    CHECK(get_fails(&a, 64, (size_t)1 << 63), "alignment 2^63");
-    CHECK(a.in_use == MIN + 128 && a.nseg == 3, "failed requests changed the allocator");
+    EXPECT(get_fails(&a, 0, 0), "size 0");
+    EXPECT(get_fails(&a, 64, 96), "alignment 96");
+    EXPECT(get_fails(&a, 64, 192), "alignment 192");
+    EXPECT(get_fails(&a, 64, ((size_t)1 << 40) + 64), "alignment 2^40 + 64");
+    EXPECT(get_fails(&a, (1 << 20) + 1, 0), "larger than the region");
+    EXPECT(get_fails(&a, SIZE_MAX, 0), "SIZE_MAX");
+    EXPECT(get_fails(&a, SIZE_MAX - 10, 64), "SIZE_MAX - 10");
+    EXPECT(get_fails(&a, 64, (size_t)1 << 63), "alignment 2^63");
+    EXPECT(a.in_use == MIN + 128 && a.nseg == 3, "failed requests changed the allocator");
 
     /* Frees: only block starts, only once. */
-    CHECK(symm_alloc_put(&a, o1 + 8) == SYMM_ERR_INVALID, "free inside a block");
-    CHECK(symm_alloc_put(&a, 0) == SYMM_ERR_INVALID, "free below the region");
-    CHECK(symm_alloc_put(&a, o2 + 128) == SYMM_ERR_INVALID, "free of the free tail");
-    CHECK(symm_alloc_size_of(&a, o1 + 8) == 0, "size_of inside a block");
-    CHECK(symm_alloc_put(&a, o1) == SYMM_OK, "free o1");
-    CHECK(symm_alloc_put(&a, o1) == SYMM_ERR_INVALID, "double free o1");
-    CHECK(symm_alloc_size_of(&a, o1) == 0, "size_of a freed block");
-    CHECK(symm_alloc_top(&a) == o2 + 128, "top after freeing a lower block %zu",
-          symm_alloc_top(&a));
-    CHECK(symm_alloc_put(&a, o2) == SYMM_OK, "free o2");
-    CHECK(a.nseg == 1 && a.in_use == 0 && !a.seg[0].used, "empty again: nseg %zu in_use %zu",
-          a.nseg, a.in_use);
-    CHECK(symm_alloc_top(&a) == 4096, "top back at base");
+    EXPECT(symm_alloc_put(&a, o1 + 8) == SYMM_ERR_INVALID, "free inside a block");
+    EXPECT(symm_alloc_put(&a, 0) == SYMM_ERR_INVALID, "free below the region");
+    EXPECT(symm_alloc_put(&a, o2 + 128) == SYMM_ERR_INVALID, "free of the free tail");
+    EXPECT(symm_alloc_size_of(&a, o1 + 8) == 0, "size_of inside a block");
+    EXPECT(symm_alloc_put(&a, o1) == SYMM_OK, "free o1");
+    EXPECT(symm_alloc_put(&a, o1) == SYMM_ERR_INVALID, "double free o1");
+    EXPECT(symm_alloc_size_of(&a, o1) == 0, "size_of a freed block");
+    EXPECT(symm_alloc_top(&a) == o2 + 128, "top after freeing a lower block %zu",
+           symm_alloc_top(&a));
+    EXPECT(symm_alloc_put(&a, o2) == SYMM_OK, "free o2");
+    EXPECT(a.nseg == 1 && a.in_use == 0 && !a.seg[0].used, "empty again: nseg %zu in_use %zu",
+           a.nseg, a.in_use);
+    EXPECT(symm_alloc_top(&a) == 4096, "top back at base");
     invariants(&a, "basic");
     symm_alloc_fini(&a);
 }
@@ -119,28 +120,28 @@ static void test_alignment(void)
     size_t off;
 
     /* A base that is only 64-aligned, as the first fit would meet it after small blocks. */
-    CHECK(symm_alloc_init(&a, 64, (size_t)256 << 20) == SYMM_OK, "init");
+    EXPECT(symm_alloc_init(&a, 64, (size_t)256 << 20) == SYMM_OK, "init");
     for (size_t al = 1; al <= (16 << 20); al <<= 1) {
         size_t small = 0;
-        CHECK(symm_alloc_get(&a, 1, 0, &small) == SYMM_OK, "filler");
+        EXPECT(symm_alloc_get(&a, 1, 0, &small) == SYMM_OK, "filler");
         if (symm_alloc_get(&a, 3 * al + 1, al, &off) != SYMM_OK) {
-            CHECK(0, "alignment %zu failed", al);
+            EXPECT(0, "alignment %zu failed", al);
             continue;
         }
-        CHECK(off % al == 0 && off % MIN == 0, "alignment %zu gave offset %zu", al, off);
-        CHECK(symm_alloc_size_of(&a, off) == round64(3 * al + 1), "alignment %zu size %zu", al,
-              symm_alloc_size_of(&a, off));
+        EXPECT(off % al == 0 && off % MIN == 0, "alignment %zu gave offset %zu", al, off);
+        EXPECT(symm_alloc_size_of(&a, off) == round64(3 * al + 1), "alignment %zu size %zu", al,
+               symm_alloc_size_of(&a, off));
         invariants(&a, "alignment");
     }
     symm_alloc_fini(&a);
 
     /* The hole left in front of an aligned block is used by later small requests. */
-    CHECK(symm_alloc_init(&a, 0, 1 << 20) == SYMM_OK, "init");
+    EXPECT(symm_alloc_init(&a, 0, 1 << 20) == SYMM_OK, "init");
     size_t first, big, fill;
-    CHECK(symm_alloc_get(&a, 64, 0, &first) == SYMM_OK && first == 0, "first %zu", first);
-    CHECK(symm_alloc_get(&a, 64, 4096, &big) == SYMM_OK && big == 4096, "aligned %zu", big);
-    CHECK(symm_alloc_get(&a, 4096 - 64, 0, &fill) == SYMM_OK && fill == 64,
-          "the gap before the aligned block is reused: %zu", fill);
+    EXPECT(symm_alloc_get(&a, 64, 0, &first) == SYMM_OK && first == 0, "first %zu", first);
+    EXPECT(symm_alloc_get(&a, 64, 4096, &big) == SYMM_OK && big == 4096, "aligned %zu", big);
+    EXPECT(symm_alloc_get(&a, 4096 - 64, 0, &fill) == SYMM_OK && fill == 64,
+           "the gap before the aligned block is reused: %zu", fill);
     invariants(&a, "alignment gap");
     symm_alloc_fini(&a);
 }
@@ -151,31 +152,31 @@ static void test_reuse(void)
     symm_alloc_t a;
     size_t off[N], o, top;
 
-    CHECK(symm_alloc_init(&a, 0, 1 << 20) == SYMM_OK, "init");
+    EXPECT(symm_alloc_init(&a, 0, 1 << 20) == SYMM_OK, "init");
     for (int i = 0; i < N; i++) {
-        CHECK(symm_alloc_get(&a, 1000, 0, &off[i]) == SYMM_OK, "block %d", i);
-        CHECK(i == 0 || off[i] == off[i - 1] + round64(1000), "block %d packed: %zu", i, off[i]);
+        EXPECT(symm_alloc_get(&a, 1000, 0, &off[i]) == SYMM_OK, "block %d", i);
+        EXPECT(i == 0 || off[i] == off[i - 1] + round64(1000), "block %d packed: %zu", i, off[i]);
     }
-    CHECK(a.nseg == N + 1, "%d blocks and a free tail: nseg %zu (the array grew past its start)",
-          N, a.nseg);
+    EXPECT(a.nseg == N + 1, "%d blocks and a free tail: nseg %zu (the array grew past its start)",
+           N, a.nseg);
     top = symm_alloc_top(&a);
     /* Free every other block below the last: holes of one block each, none merged. */
     for (int i = 1; i < N - 1; i += 2)
-        CHECK(symm_alloc_put(&a, off[i]) == SYMM_OK, "free %d", i);
+        EXPECT(symm_alloc_put(&a, off[i]) == SYMM_OK, "free %d", i);
     invariants(&a, "holes");
-    CHECK(a.nseg == N + 1, "holes do not merge with used neighbours: nseg %zu", a.nseg);
+    EXPECT(a.nseg == N + 1, "holes do not merge with used neighbours: nseg %zu", a.nseg);
     /* First fit: a block of the same size lands in the lowest hole. */
-    CHECK(symm_alloc_get(&a, 1000, 0, &o) == SYMM_OK && o == off[1], "reuse lowest hole: %zu",
-          o);
+    EXPECT(symm_alloc_get(&a, 1000, 0, &o) == SYMM_OK && o == off[1], "reuse lowest hole: %zu",
+           o);
     /* A block larger than any hole goes above everything. */
-    CHECK(symm_alloc_get(&a, 2000, 0, &o) == SYMM_OK && o == top, "large block at top: %zu", o);
-    CHECK(symm_alloc_put(&a, o) == SYMM_OK, "free large");
+    EXPECT(symm_alloc_get(&a, 2000, 0, &o) == SYMM_OK && o == top, "large block at top: %zu", o);
+    EXPECT(symm_alloc_put(&a, o) == SYMM_OK, "free large");
     /* Freeing the even blocks merges everything back into one segment. */
     for (int i = 0; i < N; i += 2)
-        CHECK(symm_alloc_put(&a, off[i]) == SYMM_OK, "free %d", i);
-    CHECK(symm_alloc_put(&a, off[1]) == SYMM_OK, "free reused");
-    CHECK(symm_alloc_put(&a, off[N - 1]) == SYMM_OK, "free last");
-    CHECK(a.nseg == 1 && a.in_use == 0, "all merged: nseg %zu in_use %zu", a.nseg, a.in_use);
+        EXPECT(symm_alloc_put(&a, off[i]) == SYMM_OK, "free %d", i);
+    EXPECT(symm_alloc_put(&a, off[1]) == SYMM_OK, "free reused");
+    EXPECT(symm_alloc_put(&a, off[N - 1]) == SYMM_OK, "free last");
+    EXPECT(a.nseg == 1 && a.in_use == 0, "all merged: nseg %zu in_use %zu", a.nseg, a.in_use);
     /* Freeing a block between two free neighbours merges three into one. */
     size_t x, y, z;
     symm_alloc_get(&a, 64, 0, &x);
@@ -183,9 +184,9 @@ static void test_reuse(void)
     symm_alloc_get(&a, 64, 0, &z);
     symm_alloc_put(&a, x);
     symm_alloc_put(&a, z);
-    CHECK(a.nseg == 3, "x free, y used, z merged with the tail: nseg %zu", a.nseg);
+    EXPECT(a.nseg == 3, "x free, y used, z merged with the tail: nseg %zu", a.nseg);
     symm_alloc_put(&a, y);
-    CHECK(a.nseg == 1, "three merged into one: nseg %zu", a.nseg);
+    EXPECT(a.nseg == 1, "three merged into one: nseg %zu", a.nseg);
     invariants(&a, "merge");
     symm_alloc_fini(&a);
 }
@@ -195,27 +196,27 @@ static void test_exhaustion(void)
     symm_alloc_t a;
     size_t o, p, sentinel = 777;
 
-    CHECK(symm_alloc_init(&a, 1 << 12, 1 << 16) == SYMM_OK, "init");
-    CHECK(symm_alloc_get(&a, 1 << 16, 0, &o) == SYMM_OK && o == 1 << 12, "whole region");
+    EXPECT(symm_alloc_init(&a, 1 << 12, 1 << 16) == SYMM_OK, "init");
+    EXPECT(symm_alloc_get(&a, 1 << 16, 0, &o) == SYMM_OK && o == 1 << 12, "whole region");
     p = sentinel;
-    CHECK(symm_alloc_get(&a, 1, 0, &p) == SYMM_ERR_NOMEM && p == sentinel, "full: NOMEM");
-    CHECK(symm_alloc_put(&a, o) == SYMM_OK, "free whole");
-    CHECK(symm_alloc_get(&a, (1 << 16) - 63, 0, &o) == SYMM_OK, "whole region, rounded up");
-    CHECK(symm_alloc_put(&a, o) == SYMM_OK, "free");
+    EXPECT(symm_alloc_get(&a, 1, 0, &p) == SYMM_ERR_NOMEM && p == sentinel, "full: NOMEM");
+    EXPECT(symm_alloc_put(&a, o) == SYMM_OK, "free whole");
+    EXPECT(symm_alloc_get(&a, (1 << 16) - 63, 0, &o) == SYMM_OK, "whole region, rounded up");
+    EXPECT(symm_alloc_put(&a, o) == SYMM_OK, "free");
     /* Fill with 64-byte blocks: exactly size / 64 fit. */
     size_t count = 0;
     while (symm_alloc_get(&a, 64, 0, &o) == SYMM_OK)
         count++;
-    CHECK(count == (1 << 16) / 64, "64-byte blocks that fit: %zu", count);
+    EXPECT(count == (1 << 16) / 64, "64-byte blocks that fit: %zu", count);
     invariants(&a, "full of small blocks");
     /* An aligned request that fits only in a misaligned hole fails. */
     symm_alloc_fini(&a);
-    CHECK(symm_alloc_init(&a, 64, 4096) == SYMM_OK, "init");
+    EXPECT(symm_alloc_init(&a, 64, 4096) == SYMM_OK, "init");
     p = sentinel;
-    CHECK(symm_alloc_get(&a, 64, 8192, &p) == SYMM_ERR_NOMEM && p == sentinel,
-          "no 8192-aligned offset in [64, 4160)");
-    CHECK(symm_alloc_get(&a, 64, 4096, &p) == SYMM_OK && p == 4096, "the one 4096-aligned: %zu",
-          p);
+    EXPECT(symm_alloc_get(&a, 64, 8192, &p) == SYMM_ERR_NOMEM && p == sentinel,
+           "no 8192-aligned offset in [64, 4160)");
+    EXPECT(symm_alloc_get(&a, 64, 4096, &p) == SYMM_OK && p == 4096, "the one 4096-aligned: %zu",
+           p);
     symm_alloc_fini(&a);
 }
 
@@ -224,45 +225,45 @@ static void test_resize(void)
     symm_alloc_t a;
     size_t o, q, r;
 
-    CHECK(symm_alloc_init(&a, 0, 1 << 16) == SYMM_OK, "init");
+    EXPECT(symm_alloc_init(&a, 0, 1 << 16) == SYMM_OK, "init");
     symm_alloc_get(&a, 100, 0, &o);
     /* Grow into the free tail. */
-    CHECK(symm_alloc_resize(&a, o, 1000) == SYMM_OK && symm_alloc_size_of(&a, o) == 1024,
-          "grow in place: %zu", symm_alloc_size_of(&a, o));
-    CHECK(a.in_use == 1024, "in_use after grow %zu", a.in_use);
+    EXPECT(symm_alloc_resize(&a, o, 1000) == SYMM_OK && symm_alloc_size_of(&a, o) == 1024,
+           "grow in place: %zu", symm_alloc_size_of(&a, o));
+    EXPECT(a.in_use == 1024, "in_use after grow %zu", a.in_use);
     invariants(&a, "grow");
     /* Shrink: the spare bytes join the free tail and are handed out next. */
-    CHECK(symm_alloc_resize(&a, o, 10) == SYMM_OK && symm_alloc_size_of(&a, o) == 64,
-          "shrink: %zu", symm_alloc_size_of(&a, o));
-    CHECK(a.in_use == 64 && a.nseg == 2, "in_use %zu nseg %zu", a.in_use, a.nseg);
-    CHECK(symm_alloc_get(&a, 64, 0, &q) == SYMM_OK && q == o + 64, "freed tail reused: %zu", q);
+    EXPECT(symm_alloc_resize(&a, o, 10) == SYMM_OK && symm_alloc_size_of(&a, o) == 64,
+           "shrink: %zu", symm_alloc_size_of(&a, o));
+    EXPECT(a.in_use == 64 && a.nseg == 2, "in_use %zu nseg %zu", a.in_use, a.nseg);
+    EXPECT(symm_alloc_get(&a, 64, 0, &q) == SYMM_OK && q == o + 64, "freed tail reused: %zu", q);
     /* Resize to the same rounded size changes nothing. */
-    CHECK(symm_alloc_resize(&a, o, 1) == SYMM_OK && symm_alloc_size_of(&a, o) == 64, "same size");
+    EXPECT(symm_alloc_resize(&a, o, 1) == SYMM_OK && symm_alloc_size_of(&a, o) == 64, "same size");
     /* A used neighbour blocks growth; the block stays as it was. */
-    CHECK(symm_alloc_resize(&a, o, 65) == SYMM_ERR_NOMEM && symm_alloc_size_of(&a, o) == 64,
-          "blocked by neighbour");
+    EXPECT(symm_alloc_resize(&a, o, 65) == SYMM_ERR_NOMEM && symm_alloc_size_of(&a, o) == 64,
+           "blocked by neighbour");
     invariants(&a, "blocked");
     /* Shrinking a block whose neighbour is used inserts a free segment. */
-    CHECK(symm_alloc_resize(&a, q, 64) == SYMM_OK, "same size q");
+    EXPECT(symm_alloc_resize(&a, q, 64) == SYMM_OK, "same size q");
     symm_alloc_get(&a, 256, 0, &r);
-    CHECK(symm_alloc_resize(&a, r, 64) == SYMM_OK && symm_alloc_size_of(&a, r) == 64,
-          "shrink r");
-    CHECK(symm_alloc_put(&a, q) == SYMM_OK, "free q");
-    CHECK(symm_alloc_resize(&a, o, 128) == SYMM_OK && symm_alloc_size_of(&a, o) == 128,
-          "grow o into q's hole exactly");
+    EXPECT(symm_alloc_resize(&a, r, 64) == SYMM_OK && symm_alloc_size_of(&a, r) == 64,
+           "shrink r");
+    EXPECT(symm_alloc_put(&a, q) == SYMM_OK, "free q");
+    EXPECT(symm_alloc_resize(&a, o, 128) == SYMM_OK && symm_alloc_size_of(&a, o) == 128,
+           "grow o into q's hole exactly");
     invariants(&a, "exact fill");
-    CHECK(symm_alloc_resize(&a, o, 129) == SYMM_ERR_NOMEM, "o now touches r");
+    EXPECT(symm_alloc_resize(&a, o, 129) == SYMM_ERR_NOMEM, "o now touches r");
     size_t mid;
     symm_alloc_get(&a, 1024, 0, &mid);
-    CHECK(mid == r + 64, "block after r: %zu", mid);
-    CHECK(symm_alloc_resize(&a, r, 4096) == SYMM_ERR_NOMEM, "r blocked by mid");
-    CHECK(symm_alloc_resize(&a, mid, 1 << 16) == SYMM_ERR_NOMEM, "beyond the region");
-    CHECK(symm_alloc_resize(&a, mid, (1 << 16) - mid) == SYMM_OK, "up to the end exactly");
-    CHECK(symm_alloc_top(&a) == 1 << 16, "top at the end: %zu", symm_alloc_top(&a));
+    EXPECT(mid == r + 64, "block after r: %zu", mid);
+    EXPECT(symm_alloc_resize(&a, r, 4096) == SYMM_ERR_NOMEM, "r blocked by mid");
+    EXPECT(symm_alloc_resize(&a, mid, 1 << 16) == SYMM_ERR_NOMEM, "beyond the region");
+    EXPECT(symm_alloc_resize(&a, mid, (1 << 16) - mid) == SYMM_OK, "up to the end exactly");
+    EXPECT(symm_alloc_top(&a) == 1 << 16, "top at the end: %zu", symm_alloc_top(&a));
     invariants(&a, "to the end");
     /* Bad arguments. */
-    CHECK(symm_alloc_resize(&a, o + 64, 64) == SYMM_ERR_INVALID, "not a block start");
-    CHECK(symm_alloc_resize(&a, o, 0) == SYMM_ERR_INVALID, "size 0");
+    EXPECT(symm_alloc_resize(&a, o + 64, 64) == SYMM_ERR_INVALID, "not a block start");
+    EXPECT(symm_alloc_resize(&a, o, 0) == SYMM_ERR_INVALID, "size 0");
     symm_alloc_fini(&a);
 }
 
@@ -277,8 +278,8 @@ static void test_determinism(void)
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     int mismatches = 0, broken = 0;
 
-    CHECK(symm_alloc_init(&a, 1 << 22, 16 << 20) == SYMM_OK, "init a");
-    CHECK(symm_alloc_init(&b, 1 << 22, 16 << 20) == SYMM_OK, "init b");
+    EXPECT(symm_alloc_init(&a, 1 << 22, 16 << 20) == SYMM_OK, "init a");
+    EXPECT(symm_alloc_init(&b, 1 << 22, 16 << 20) == SYMM_OK, "init b");
     for (int step = 0; step < STEPS && !broken; step++) {
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
         unsigned r = (unsigned)(rng >> 33);
@@ -295,11 +296,11 @@ static void test_determinism(void)
             }
             if (sa != SYMM_OK)
                 continue;
-            CHECK(al == 0 || oa % al == 0, "step %d: alignment %zu offset %zu", step, al, oa);
+            EXPECT(al == 0 || oa % al == 0, "step %d: alignment %zu offset %zu", step, al, oa);
             for (int j = 0; j < LIVE; j++)
                 if (live[j] && oa < off[j] + len[j] && off[j] < oa + size) {
-                    CHECK(0, "step %d: [%zu,+%zu) overlaps live [%zu,+%zu)", step, oa, size,
-                          off[j], len[j]);
+                    EXPECT(0, "step %d: [%zu,+%zu) overlaps live [%zu,+%zu)", step, oa, size,
+                           off[j], len[j]);
                     broken = 1;
                 }
             live[k] = 1;
@@ -314,25 +315,25 @@ static void test_determinism(void)
             }
             if (sa == SYMM_OK)
                 len[k] = size;
-            CHECK(symm_alloc_size_of(&a, off[k]) >= len[k], "step %d: size_of below length",
-                  step);
+            EXPECT(symm_alloc_size_of(&a, off[k]) >= len[k], "step %d: size_of below length",
+                   step);
         } else {
-            CHECK(symm_alloc_put(&a, off[k]) == SYMM_OK, "step %d: free a", step);
-            CHECK(symm_alloc_put(&b, off[k]) == SYMM_OK, "step %d: free b", step);
+            EXPECT(symm_alloc_put(&a, off[k]) == SYMM_OK, "step %d: free a", step);
+            EXPECT(symm_alloc_put(&b, off[k]) == SYMM_OK, "step %d: free b", step);
             live[k] = 0;
         }
         if (step % 64 == 0 || step == STEPS - 1)
             broken |= invariants(&a, "random");
     }
-    CHECK(mismatches == 0, "%d steps where two allocators fed the same calls disagreed",
-          mismatches);
-    CHECK(a.nseg == b.nseg && !memcmp(a.seg, b.seg, a.nseg * sizeof(*a.seg)),
-          "segment arrays differ");
+    EXPECT(mismatches == 0, "%d steps where two allocators fed the same calls disagreed",
+           mismatches);
+    EXPECT(a.nseg == b.nseg && !memcmp(a.seg, b.seg, a.nseg * sizeof(*a.seg)),
+           "segment arrays differ");
     for (int k = 0; k < LIVE; k++)
         if (live[k])
             symm_alloc_put(&a, off[k]);
-    CHECK(a.nseg == 1 && a.in_use == 0, "everything freed: nseg %zu in_use %zu", a.nseg,
-          a.in_use);
+    EXPECT(a.nseg == 1 && a.in_use == 0, "everything freed: nseg %zu in_use %zu", a.nseg,
+           a.in_use);
     symm_alloc_fini(&a);
     symm_alloc_fini(&b);
 }
@@ -345,5 +346,5 @@ int main(void)
     test_exhaustion();
     test_resize();
     test_determinism();
-    return unit_result("unit_alloc");
+    return test_finish("unit_alloc");
 }

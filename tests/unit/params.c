@@ -11,37 +11,38 @@
 #include <string.h>
 
 #include "core/params.h"
-#include "unit.h"
+#define TEST_WITHOUT_SHMEM
+#include "../harness.h"
 
 static void size_ok(const char *s, size_t want)
 {
     size_t got = 1234567;
 
-    CHECK(symm_parse_size(s, &got) == SYMM_OK && got == want, "'%s' -> %zu, want %zu", s, got,
-          want);
+    EXPECT(symm_parse_size(s, &got) == SYMM_OK && got == want, "'%s' -> %zu, want %zu", s, got,
+           want);
 }
 
 static void size_bad(const char *s)
 {
     size_t got = 1234567;
 
-    CHECK(symm_parse_size(s, &got) == SYMM_ERR_INVALID && got == 1234567,
-          "'%s' accepted (%zu)", s, got);
+    EXPECT(symm_parse_size(s, &got) == SYMM_ERR_INVALID && got == 1234567,
+           "'%s' accepted (%zu)", s, got);
 }
 
 static void bool_is(const char *s, int want)
 {
     int got = 42;
 
-    CHECK(symm_parse_bool(s, &got) == SYMM_OK && got == want, "'%s' -> %d, want %d", s, got, want);
+    EXPECT(symm_parse_bool(s, &got) == SYMM_OK && got == want, "'%s' -> %d, want %d", s, got, want);
 }
 
 static void bool_bad(const char *s)
 {
     int got = 42;
 
-    CHECK(symm_parse_bool(s, &got) == SYMM_ERR_INVALID && got == 42, "'%s' accepted (%d)", s,
-          got);
+    EXPECT(symm_parse_bool(s, &got) == SYMM_ERR_INVALID && got == 42, "'%s' accepted (%d)", s,
+           got);
 }
 
 static void test_sizes(void)
@@ -121,12 +122,12 @@ static void load_bad(const char *var, const char *value)
     clear_env();
     setenv(var, value, 1);
     memset(&p, 0x5a, sizeof(p));
-    CHECK(symm_params_load(&p, why, sizeof(why)) == SYMM_ERR_INVALID, "%s='%s' accepted", var,
-          value);
-    CHECK(strstr(why, var) != NULL && strstr(why, value) != NULL,
-          "reason for %s='%s' does not name both: '%s'", var, value, why);
-    CHECK(p.symmetric_size == (size_t)0x5a5a5a5a5a5a5a5aull,
-          "output written on error (%s='%s')", var, value);
+    EXPECT(symm_params_load(&p, why, sizeof(why)) == SYMM_ERR_INVALID, "%s='%s' accepted", var,
+           value);
+    EXPECT(strstr(why, var) != NULL && strstr(why, value) != NULL,
+           "reason for %s='%s' does not name both: '%s'", var, value, why);
+    EXPECT(p.symmetric_size == (size_t)0x5a5a5a5a5a5a5a5aull,
+           "output written on error (%s='%s')", var, value);
     clear_env();
 }
 
@@ -136,13 +137,13 @@ static void test_load(void)
     char why[256] = "";
 
     clear_env();
-    CHECK(symm_params_load(&p, why, sizeof(why)) == SYMM_OK, "defaults: %s", why);
-    CHECK(p.symmetric_size == (size_t)1 << 30, "default heap %zu", p.symmetric_size);
-    CHECK(p.debug == 0 && p.info == 0 && p.version == 0, "default flags %d %d %d", p.debug,
-          p.info, p.version);
-    CHECK(p.prefault == 1 && p.static_data == 1 && p.spin_us == -1, "defaults %d %d %ld",
-          p.prefault, p.static_data, p.spin_us);
-    CHECK(p.log_level && !strcmp(p.log_level, "warn"), "default log level");
+    EXPECT(symm_params_load(&p, why, sizeof(why)) == SYMM_OK, "defaults: %s", why);
+    EXPECT(p.symmetric_size == (size_t)1 << 30, "default heap %zu", p.symmetric_size);
+    EXPECT(p.debug == 0 && p.info == 0 && p.version == 0, "default flags %d %d %d", p.debug,
+           p.info, p.version);
+    EXPECT(p.prefault == 1 && p.static_data == 1 && p.spin_us == -1, "defaults %d %d %ld",
+           p.prefault, p.static_data, p.spin_us);
+    EXPECT(p.log_level && !strcmp(p.log_level, "warn"), "default log level");
 
     setenv("SHMEM_SYMMETRIC_SIZE", "48M", 1);
     setenv("SHMEM_DEBUG", "yes", 1);
@@ -152,13 +153,13 @@ static void test_load(void)
     setenv("SYMM_HEAP_PREFAULT", "off", 1);
     setenv("SYMM_SPIN_US", "250", 1);
     setenv("SYMM_STATIC_DATA", "false", 1);
-    CHECK(symm_params_load(&p, why, sizeof(why)) == SYMM_OK, "all set: %s", why);
-    CHECK(p.symmetric_size == 48u << 20, "heap %zu", p.symmetric_size);
-    CHECK(p.debug == 1 && p.info == 1 && p.version == 1, "flags %d %d %d", p.debug, p.info,
-          p.version);
-    CHECK(p.prefault == 0 && p.static_data == 0 && p.spin_us == 250, "set %d %d %ld", p.prefault,
-          p.static_data, p.spin_us);
-    CHECK(p.log_level && !strcmp(p.log_level, "debug"), "log level");
+    EXPECT(symm_params_load(&p, why, sizeof(why)) == SYMM_OK, "all set: %s", why);
+    EXPECT(p.symmetric_size == 48u << 20, "heap %zu", p.symmetric_size);
+    EXPECT(p.debug == 1 && p.info == 1 && p.version == 1, "flags %d %d %d", p.debug, p.info,
+           p.version);
+    EXPECT(p.prefault == 0 && p.static_data == 0 && p.spin_us == 250, "set %d %d %ld", p.prefault,
+           p.static_data, p.spin_us);
+    EXPECT(p.log_level && !strcmp(p.log_level, "debug"), "log level");
 
     /* The printout lists every variable. */
     char *text = NULL;
@@ -168,8 +169,8 @@ static void test_load(void)
         symm_params_print(&p, f, "  ");
         fclose(f);
         for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-            CHECK(strstr(text, vars[i]) != NULL, "printout lacks %s", vars[i]);
-        CHECK(strstr(text, "50331648") != NULL, "printout lacks the heap size in bytes");
+            EXPECT(strstr(text, vars[i]) != NULL, "printout lacks %s", vars[i]);
+        EXPECT(strstr(text, "50331648") != NULL, "printout lacks the heap size in bytes");
         free(text);
     }
     clear_env();
@@ -189,5 +190,5 @@ int main(void)
     test_sizes();
     test_bools();
     test_load();
-    return unit_result("unit_params");
+    return test_finish("unit_params");
 }

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "core/state.h"
-#include "unit.h"
+#define TEST_WITHOUT_SHMEM
+#include "../harness.h"
 
 #define NPES 4
 #define ME 2
@@ -65,34 +66,34 @@ static void test_heap(void)
     for (int pe = 0; pe < NPES; pe++) {
         for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
             char *want = win + pe * STRIDE + offs[i];
-            CHECK(symm_heap_xlate(base + offs[i], 8, pe) == want, "pe %d off %zu", pe, offs[i]);
-            CHECK(symm_xlate(base + offs[i], 8, pe) == want, "xlate pe %d off %zu", pe, offs[i]);
-            CHECK(symm_xlate_checked("t", base + offs[i], 8, pe) == want, "checked pe %d off %zu",
-                  pe, offs[i]);
+            EXPECT(symm_heap_xlate(base + offs[i], 8, pe) == want, "pe %d off %zu", pe, offs[i]);
+            EXPECT(symm_xlate(base + offs[i], 8, pe) == want, "xlate pe %d off %zu", pe, offs[i]);
+            EXPECT(symm_xlate_checked("t", base + offs[i], 8, pe) == want, "checked pe %d off %zu",
+                   pe, offs[i]);
             /* shmem_ptr arithmetic: a peer's copy is a constant distance away. */
-            CHECK(symm_xlate(base + offs[i], 1, pe) - symm_xlate(base + offs[i], 1, ME) ==
+            EXPECT(symm_xlate(base + offs[i], 1, pe) - symm_xlate(base + offs[i], 1, ME) ==
                       (ptrdiff_t)(pe - ME) * (ptrdiff_t)STRIDE,
-                  "distance pe %d", pe);
+                   "distance pe %d", pe);
         }
-        CHECK(symm_heap_xlate(base + len - 1, 1, pe) == win + pe * STRIDE + len - 1,
-              "last byte, pe %d", pe);
-        CHECK(symm_heap_xlate(base + len - 8, 8, pe) != NULL, "last 8 bytes, pe %d", pe);
-        CHECK(symm_heap_xlate(base, len, pe) == win + pe * STRIDE, "whole heap, pe %d", pe);
-        CHECK(symm_heap_xlate(base + len, 8, pe) == NULL, "internal part, pe %d", pe);
-        CHECK(symm_heap_xlate(base + len - 8, 9, pe) == NULL, "one byte past the end, pe %d", pe);
-        CHECK(symm_heap_xlate(base + len, 1, pe) == NULL, "first byte after, pe %d", pe);
-        CHECK(symm_heap_xlate(base - 1, 1, pe) == NULL, "byte before, pe %d", pe);
-        CHECK(symm_heap_xlate(base - 1, 2, pe) == NULL, "straddling the start, pe %d", pe);
-        CHECK(symm_heap_xlate(base, len + 1, pe) == NULL, "heap + 1, pe %d", pe);
-        CHECK(symm_heap_xlate(base + 64, SIZE_MAX, pe) == NULL, "SIZE_MAX, pe %d", pe);
-        CHECK(symm_heap_xlate(base + 64, SIZE_MAX - 32, pe) == NULL, "wrap, pe %d", pe);
-        CHECK(symm_heap_xlate(win + ((pe + 1) % NPES) * STRIDE, 1, pe) == NULL ||
+        EXPECT(symm_heap_xlate(base + len - 1, 1, pe) == win + pe * STRIDE + len - 1,
+               "last byte, pe %d", pe);
+        EXPECT(symm_heap_xlate(base + len - 8, 8, pe) != NULL, "last 8 bytes, pe %d", pe);
+        EXPECT(symm_heap_xlate(base, len, pe) == win + pe * STRIDE, "whole heap, pe %d", pe);
+        EXPECT(symm_heap_xlate(base + len, 8, pe) == NULL, "internal part, pe %d", pe);
+        EXPECT(symm_heap_xlate(base + len - 8, 9, pe) == NULL, "one byte past the end, pe %d", pe);
+        EXPECT(symm_heap_xlate(base + len, 1, pe) == NULL, "first byte after, pe %d", pe);
+        EXPECT(symm_heap_xlate(base - 1, 1, pe) == NULL, "byte before, pe %d", pe);
+        EXPECT(symm_heap_xlate(base - 1, 2, pe) == NULL, "straddling the start, pe %d", pe);
+        EXPECT(symm_heap_xlate(base, len + 1, pe) == NULL, "heap + 1, pe %d", pe);
+        EXPECT(symm_heap_xlate(base + 64, SIZE_MAX, pe) == NULL, "SIZE_MAX, pe %d", pe);
+        EXPECT(symm_heap_xlate(base + 64, SIZE_MAX - 32, pe) == NULL, "wrap, pe %d", pe);
+        EXPECT(symm_heap_xlate(win + ((pe + 1) % NPES) * STRIDE, 1, pe) == NULL ||
                   (pe + 1) % NPES == ME,
-              "a peer's slot is not this PE's heap, pe %d", pe);
-        CHECK((char *)symm_internal(pe) == win + pe * STRIDE + symm_g.internal_off,
-              "internal part of pe %d", pe);
+               "a peer's slot is not this PE's heap, pe %d", pe);
+        EXPECT((char *)symm_internal(pe) == win + pe * STRIDE + symm_g.internal_off,
+               "internal part of pe %d", pe);
     }
-    CHECK(symm_heap_xlate(NULL, 1, 0) == NULL, "NULL");
+    EXPECT(symm_heap_xlate(NULL, 1, 0) == NULL, "NULL");
 }
 
 static void test_data(void)
@@ -103,13 +104,13 @@ static void test_data(void)
 
     for (int pe = 0; pe < NPES; pe++) {
         char *want = pe == ME ? lo + 100 : symm_g.data_win + pe * DSTRIDE + 100;
-        CHECK(symm_data_xlate(lo + 100, 8, pe) == want, "data pe %d", pe);
-        CHECK(symm_xlate(lo + 100, 8, pe) == want, "xlate data pe %d", pe);
-        CHECK(symm_data_xlate(lo + len - 4, 4, pe) != NULL, "last word pe %d", pe);
-        CHECK(symm_data_xlate(lo + len - 4, 5, pe) == NULL, "past the end pe %d", pe);
-        CHECK(symm_data_xlate((char *)((uintptr_t)lo - 1), 1, pe) == NULL, "before pe %d", pe);
-        CHECK(symm_data_xlate(lo + 8, SIZE_MAX, pe) == NULL, "SIZE_MAX pe %d", pe);
-        CHECK(symm_xlate(&on_stack, sizeof(on_stack), pe) == NULL, "stack pe %d", pe);
+        EXPECT(symm_data_xlate(lo + 100, 8, pe) == want, "data pe %d", pe);
+        EXPECT(symm_xlate(lo + 100, 8, pe) == want, "xlate data pe %d", pe);
+        EXPECT(symm_data_xlate(lo + len - 4, 4, pe) != NULL, "last word pe %d", pe);
+        EXPECT(symm_data_xlate(lo + len - 4, 5, pe) == NULL, "past the end pe %d", pe);
+        EXPECT(symm_data_xlate((char *)((uintptr_t)lo - 1), 1, pe) == NULL, "before pe %d", pe);
+        EXPECT(symm_data_xlate(lo + 8, SIZE_MAX, pe) == NULL, "SIZE_MAX pe %d", pe);
+        EXPECT(symm_xlate(&on_stack, sizeof(on_stack), pe) == NULL, "stack pe %d", pe);
     }
 }
 
@@ -145,14 +146,14 @@ static void expect_fatal(const char *what, void (*fn)(void), const char *re)
     regex_t rx;
     int st = in_child(fn, out, sizeof(out));
 
-    CHECK(st != 0, "%s: exit status 0", what);
+    EXPECT(st != 0, "%s: exit status 0", what);
     if (regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE) != 0) {
-        CHECK(0, "%s: bad regex %s", what, re);
+        EXPECT(0, "%s: bad regex %s", what, re);
         return;
     }
-    CHECK(regexec(&rx, out, 0, NULL, 0) == 0, "%s: output '%s' does not match '%s'", what, out,
-          re);
-    CHECK(strchr(out, '\n') == out + strlen(out) - 1, "%s: not one line: '%s'", what, out);
+    EXPECT(regexec(&rx, out, 0, NULL, 0) == 0, "%s: output '%s' does not match '%s'", what, out,
+           re);
+    EXPECT(strchr(out, '\n') == out + strlen(out) - 1, "%s: not one line: '%s'", what, out);
     regfree(&rx);
 }
 
@@ -223,5 +224,5 @@ int main(void)
     test_data();
     test_fatal();
     symm_g.initialized = 0;
-    return unit_result("unit_window");
+    return test_finish("unit_window");
 }

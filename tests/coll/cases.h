@@ -1,82 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * What the collective tests share: EXPECT (counts and prints a failure with the PE number),
- * coll_finish (one summary line for the job from PE 0, non-zero exit status when any PE
- * failed), the teams the tests run on in three groups (world and shared; strided splits with
- * strides 1, 2 and 3, odd sizes and a split of a split; the x and y teams of a 2-d split whose
- * xrange does not divide every job size), and the helpers the type-table loops use.
+ * What the collective tests run on, beside the harness (tests/harness.h): the teams in three
+ * groups (world and shared; strided splits with strides 1, 2 and 3, odd sizes and a split of a
+ * split; the x and y teams of a 2-d split whose xrange does not divide every job size), and the
+ * values and guard bytes the type-table loops check.
  */
-#ifndef SYMM_TEST_COLL_CHECK_H
-#define SYMM_TEST_COLL_CHECK_H
+#ifndef SYMM_TEST_COLL_CASES_H
+#define SYMM_TEST_COLL_CASES_H
 
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <shmem.h>
-
-#define COLL_MAX_PES 64
-#define COLL_PRINT_LIMIT 20
-
-static long coll_errors;
-static long coll_checks;
-static long coll_counts[COLL_MAX_PES]; /* a global: symmetric */
-
-static void coll_fail(const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void coll_fail(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (++coll_errors > COLL_PRINT_LIMIT)
-        return;
-    fprintf(stderr, "FAIL [pe %d] %s:%d: ", shmem_my_pe(), file, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    fflush(stderr);
-}
-
-#define EXPECT(cond, ...)                                                                        \
-    do {                                                                                        \
-        coll_checks++;                                                                          \
-        if (!(cond))                                                                            \
-            coll_fail(__FILE__, __LINE__, __VA_ARGS__);                                         \
-    } while (0)
-
-/* Collective over the world. Prints the summary on PE 0 and finalizes; returns the status. */
-static inline int coll_finish(const char *name)
-{
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    long total = 0;
-
-    shmem_barrier_all();
-    shmem_long_p(&coll_counts[me], coll_errors, 0);
-    shmem_barrier_all();
-    if (me == 0) {
-        for (int pe = 0; pe < n; pe++)
-            total += coll_counts[pe];
-        printf("%s: %d PEs, %ld checks on pe 0, %ld failures in all\n", name, n, coll_checks,
-               total);
-        fflush(stdout);
-    }
-    shmem_finalize();
-    return (coll_errors || total) ? 1 : 0;
-}
-
-static inline void coll_start(void)
-{
-    shmem_init();
-    if (shmem_n_pes() > COLL_MAX_PES) {
-        fprintf(stderr, "more than %d PEs\n", COLL_MAX_PES);
-        exit(1);
-    }
-}
+#include "../harness.h"
 
 /* ---- The teams every test runs on ------------------------------------------------------------
  * Made by every PE in the same order; team is SHMEM_TEAM_INVALID where this PE is not a
