@@ -184,22 +184,14 @@ static symm_status_t launcher_exchange_fds(const int *fds, int n, int first, int
     return st;
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* symmrun answers ABORT by stopping the job, this process included; wait for that so the job
  * ends with one report, and exit by ourselves only if it does not come. */
 static void wait_for_stop(int fd)
 {
-    int64_t end = now_ms() + ABORT_WAIT_MS, left;
+    int64_t end = symm_boot_now_ms() + ABORT_WAIT_MS, left;
     struct pollfd p = {.fd = fd, .events = POLLRDHUP};
 
-    while ((left = end - now_ms()) > 0)
+    while ((left = end - symm_boot_now_ms()) > 0)
         if (poll(&p, 1, (int)left) > 0)
             return;
 }

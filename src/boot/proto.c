@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Room for the kernel's SCM_MAX_FD, so an oversized chunk is seen whole and rejected. */
@@ -201,4 +202,12 @@ void symm_boot_key_format(const uint8_t key[SYMM_BOOT_KEY_LEN], char hex[2 * SYM
         hex[2 * i + 1] = digits[key[i] & 15];
     }
     hex[2 * SYMM_BOOT_KEY_LEN] = '\0';
+}
+
+int64_t symm_boot_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -65,6 +65,9 @@ int symm_boot_send_fds(int fd, const int *fds, int n);
  * closed. */
 int symm_boot_recv_fds(int fd, int *fds, int max, int *n);
 
+/* Milliseconds of the monotonic clock. */
+int64_t symm_boot_now_ms(void);
+
 /* The key travels in the environment as 32 hex digits. */
 int symm_boot_key_parse(const char *hex, uint8_t key[SYMM_BOOT_KEY_LEN]);
 void symm_boot_key_format(const uint8_t key[SYMM_BOOT_KEY_LEN],

@@ -186,8 +186,8 @@ __attribute__((noreturn)) static void end_job(int status, const char *why)
     _exit(s);
 }
 
-/* An ABORT message arrived from `from`: print its reason and end the job. */
-__attribute__((noreturn)) static void take_abort(int from, const char *p, size_t len)
+/* An ABORT message arrived: print its reason and end the job. */
+__attribute__((noreturn)) static void take_abort(const char *p, size_t len)
 {
     int32_t s = 1;
     char why[SYMM_BOOT_ABORT_TEXT_MAX + 1] = "";
@@ -200,7 +200,6 @@ __attribute__((noreturn)) static void take_abort(int from, const char *p, size_t
     if (st.hub) /* pass it on, then go */
         end_job(s, why);
     symm_boot_error(&uid_ops, "the job ends: %s", why[0] ? why : "a PE aborted");
-    (void)from;
     _exit(s ? s : 1);
 }
 
@@ -281,7 +280,7 @@ static void take(int r, int fd)
     switch (h.type) {
     case SYMM_BOOT_ABORT:
         pthread_mutex_unlock(&st.lock);
-        take_abort(r, p, h.len);
+        take_abort(p, h.len);
     case SYMM_BOOT_FINALIZE:
         if (st.hub)
             st.final[r] = 1;
@@ -407,14 +406,6 @@ __attribute__((noreturn)) static void uid_abort(int status, const char *why)
     end_job(status, why ? why : "a PE failed");
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A process says it finalized and closes; the hub waits until every process has said so (or
  * FINAL_WAIT_MS passed), so that none takes the hub's leaving for a failure. */
 static void uid_finalize(void)
@@ -423,13 +414,13 @@ static void uid_finalize(void)
     st.finalizing = 1;
     if (!st.hub && st.peer)
         send_to(st.peer[0], SYMM_BOOT_FINALIZE, NULL, 0);
-    for (int64_t end = now_ms() + FINAL_WAIT_MS; st.hub;) {
+    for (int64_t end = symm_boot_now_ms() + FINAL_WAIT_MS; st.hub;) {
         struct timespec ts;
         int all = 1;
 
         for (int r = 0; r < uid_ops.size; r++)
             all &= r == uid_ops.rank || st.final[r];
-        if (all || now_ms() >= end)
+        if (all || symm_boot_now_ms() >= end)
             break;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 10 * 1000000;
@@ -486,7 +477,7 @@ static int secret_eq(const uint8_t *a, const uint8_t *b)
 /* The hub takes the other size - 1 processes, each once, each with the secret. */
 static symm_status_t hub_join(const struct uid_wire *id)
 {
-    int64_t end = now_ms() + JOIN_WAIT_S * 1000;
+    int64_t end = symm_boot_now_ms() + JOIN_WAIT_S * 1000;
     int joined = 1;
 
     while (joined < uid_ops.size) {
@@ -499,7 +490,7 @@ static symm_status_t hub_join(const struct uid_wire *id)
         socklen_t salen = sizeof(sa);
         int s, one = 1;
 
-        if (poll(&p, 1, (int)(end - now_ms() > 0 ? end - now_ms() : 0)) <= 0) {
+        if (poll(&p, 1, (int)(end - symm_boot_now_ms() > 0 ? end - symm_boot_now_ms() : 0)) <= 0) {
             symm_boot_error(&uid_ops,
                             "%d of %d processes joined in %d s; the others did not "
                             "call shmemx_init_attr with this id",
@@ -555,7 +546,7 @@ static symm_status_t join_hub(const struct uid_wire *id)
     struct hello m = {.rank = uid_ops.rank, .size = uid_ops.size};
     struct symm_boot_hdr h;
     uint8_t half[HALF];
-    int64_t end = now_ms() + JOIN_WAIT_S * 1000;
+    int64_t end = symm_boot_now_ms() + JOIN_WAIT_S * 1000;
     int s = -1, one = 1;
     char where[INET6_ADDRSTRLEN] = "?";
 
@@ -576,7 +567,7 @@ static symm_status_t join_hub(const struct uid_wire *id)
             break;
         if (s >= 0)
             close(s);
-        if (now_ms() >= end) {
+        if (symm_boot_now_ms() >= end) {
             symm_boot_error(&uid_ops,
                             "cannot reach the process that made the unique id at "
                             "%s port %u: %s",

@@ -96,7 +96,7 @@ void conn_gone(struct conn *c)
     }
     /* A descendant held the connection, or the PE closed it and lives on: give its exit
      * status a moment to come, it makes the better report. */
-    p->lost_at = now_ms();
+    p->lost_at = symm_boot_now_ms();
     job.lost++;
 }
 

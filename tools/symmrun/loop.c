@@ -19,14 +19,6 @@
 #define LOST_GRACE_MS 200 /* a PE's socket closed early: wait this long for its exit status */
 #define EXIT_TIMEOUT 124
 
-int64_t now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int watch(int op, int fd, uint32_t events, struct src *src)
 {
     struct epoll_event ev = {.events = events, .data.ptr = src};
@@ -108,7 +100,7 @@ static void check_lost(int64_t t)
 
 static void timers(void)
 {
-    int64_t t = now_ms();
+    int64_t t = symm_boot_now_ms();
 
     if (!job.stopping && job.deadline && t >= job.deadline)
         timed_out();
@@ -122,7 +114,7 @@ static void timers(void)
 
 static int next_wait(void)
 {
-    int64_t t = now_ms(), next = INT64_MAX;
+    int64_t t = symm_boot_now_ms(), next = INT64_MAX;
 
     if (!job.stopping && job.deadline)
         next = job.deadline;
@@ -147,13 +139,13 @@ static bool job_done(void)
         return false;
     if (!job.swept) {
         job.swept = true;
-        job.give_up_at = now_ms() + REAP_LIMIT_MS;
+        job.give_up_at = symm_boot_now_ms() + REAP_LIMIT_MS;
         if (!job.nochild)
             kill_children(SIGKILL);
     }
     if (job.nochild && !job.streams)
         return true;
-    return now_ms() >= job.give_up_at;
+    return symm_boot_now_ms() >= job.give_up_at;
 }
 
 void loop(void)

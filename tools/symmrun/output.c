@@ -121,7 +121,7 @@ static void hold(struct stream *s, const char *p, size_t len)
         s->cap = cap;
     }
     if (!s->keep) {
-        s->since = now_ms();
+        s->since = symm_boot_now_ms();
         job.partials++;
     }
     memcpy(s->part + s->keep, p, len);

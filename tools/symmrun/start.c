@@ -169,7 +169,7 @@ int setup(void)
     /* Orphans of the PEs come to us, so none outlives the job unseen. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (job.timeout > 0)
-        job.deadline = now_ms() + (int64_t)(job.timeout * 1000 + 0.999);
+        job.deadline = symm_boot_now_ms() + (int64_t)(job.timeout * 1000 + 0.999);
     return setup_signals() || setup_socket();
 }
 

@@ -37,7 +37,7 @@ void stop(int code, int sig, const char *fmt, ...)
     vsnprintf(job.report, sizeof(job.report), fmt, ap);
     va_end(ap);
     signal_pes(sig);
-    job.kill_at = now_ms() + TERM_GRACE_MS;
+    job.kill_at = symm_boot_now_ms() + TERM_GRACE_MS;
     mute_conns();
 }
 
@@ -46,7 +46,7 @@ void kill_now(void)
     signal_pes(SIGKILL);
     kill_children(SIGKILL);
     job.kill_at = 0;
-    job.give_up_at = now_ms() + REAP_LIMIT_MS;
+    job.give_up_at = symm_boot_now_ms() + REAP_LIMIT_MS;
 }
 
 /* The report line for a PE that ended before finalizing; returns the job's exit status. */

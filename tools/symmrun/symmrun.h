@@ -146,7 +146,6 @@ extern struct job job;
 __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...);
 
 /* loop.c */
-int64_t now_ms(void);
 int watch(int op, int fd, uint32_t events, struct src *src);
 void loop(void);
 
