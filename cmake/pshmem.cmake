@@ -119,8 +119,8 @@ file(WRITE ${OUT}.tmp "/* SPDX-License-Identifier: BSD-3-Clause */
 #ifndef PSHMEM_H
 #define PSHMEM_H
 
-#include <shmem.h>
-#include <shmemx.h>
+#include \"shmem.h\"
+#include \"shmemx.h\"
 
 #ifdef __cplusplus
 extern \"C\" {

@@ -43,10 +43,10 @@
 #ifdef __CUDACC__
 #include <symm/device.cuh>
 #else
-#include <shmem.h>
-#include <shmemx_gpu.h>
+#include "shmem.h"
+#include "shmemx_gpu.h"
 #endif
-#include <shmemx.h>
+#include "shmemx.h"
 #include <symm/nvshmem_names.h>
 
 #ifdef __CUDACC__

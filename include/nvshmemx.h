@@ -4,6 +4,6 @@
 #ifndef SYMM_NVSHMEMX_H
 #define SYMM_NVSHMEMX_H
 
-#include <nvshmem.h>
+#include "nvshmem.h"
 
 #endif

@@ -13,8 +13,8 @@
 #ifndef PSHMEM_H
 #define PSHMEM_H
 
-#include <shmem.h>
-#include <shmemx.h>
+#include "shmem.h"
+#include "shmemx.h"
 
 #ifdef __cplusplus
 extern "C" {

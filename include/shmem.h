@@ -449,8 +449,9 @@ void symm_generic_no_such_type(void);
 
 /* GNU C++ (-std=gnu++NN, not -std=c++NN) has float _Complex and double _Complex as C has, and
  * programs written for other implementations pass them to the complex reductions: overloads
- * take them to the same routines. */
-#if defined(__GNUC__) && !defined(__STRICT_ANSI__)
+ * take them to the same routines. nvcc's front end defines __GNUC__ but has no such types in
+ * C++, so CUDA sources go without them. */
+#if defined(__GNUC__) && !defined(__STRICT_ANSI__) && !defined(__CUDACC__)
 /* T is the row's std::complex type; T::value_type _Complex the GNU type of the same layout. */
 #define SYMM_GNU_COMPLEX_REDUCE(NAME, T, OP)                                                     \
     __extension__ inline int shmem_##NAME##_##OP##_reduce(                                      \

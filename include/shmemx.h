@@ -6,8 +6,8 @@
 #ifndef SHMEMX_H
 #define SHMEMX_H
 
-#include <shmem.h>
-#include <shmemx_gpu.h>
+#include "shmem.h"
+#include "shmemx_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {

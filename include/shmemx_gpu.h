@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <shmem.h>
+#include "shmem.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -53,7 +53,7 @@
 #error "symm/device.cuh is CUDA code: compile this file with nvcc"
 #endif
 
-#include <shmem.h>
+#include "../shmem.h"
 #include <shmemx_gpu.h>
 
 #include "symm/impl/amo.cuh"
