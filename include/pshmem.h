@@ -2047,7 +2047,6 @@ int pshmem_team_sync(shmem_team_t team);
 int pshmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe);
-int pshmem_sync(shmem_team_t team);
 int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                         int PE_root);
 int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
@@ -2501,6 +2500,7 @@ int pshmem_complexf_sum_reduce(shmem_team_t team, symm_complexf_t *dest,
 int pshmem_complexf_prod_reduce(shmem_team_t team, symm_complexf_t *dest,
                                 const symm_complexf_t *source, size_t nreduce);
 void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
                         int logPE_stride, int PE_size, long *pSync);
 void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,

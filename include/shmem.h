@@ -229,8 +229,8 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
  * and destination are symmetric. Each returns 0 on success. broadcast copies the root's source
  * to dest on every PE of the team (the root's too); fcollect concatenates equal blocks in team
  * order, collect blocks of any size; alltoall sends block j of source to PE j; reductions
- * combine element-wise in team order, so every PE gets bit-identical results. */
-int shmem_sync(shmem_team_t team);
+ * combine element-wise in team order, so every PE gets bit-identical results.
+ * shmem_sync(team) is shmem_team_sync(team) (see shmem_sync below for its other form). */
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int PE_root);
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
@@ -273,6 +273,16 @@ typedef double _Complex symm_complexd_t;
 #define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/* OpenSHMEM 1.5 gives two routines the name shmem_sync: the team synchronisation,
+ * shmem_sync(team) (shmem_team_sync), and the deprecated active-set form below, which waits
+ * for the PEs of the set without completing puts. The library's symbol shmem_sync is the
+ * active-set routine, as in other implementations; the macro picks by the number of
+ * arguments, in C and C++. */
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+#define SYMM_SYNC_PICK(_1, _2, _3, _4, NAME, ...) NAME
+#define shmem_sync(...)                                                                        \
+    SYMM_SYNC_PICK(__VA_ARGS__, shmem_sync, symm_sync_arity, symm_sync_arity, shmem_team_sync, \
+                   symm_sync_arity)(__VA_ARGS__)
 void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
                        int logPE_stride, int PE_size, long *pSync);
 void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,

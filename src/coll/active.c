@@ -62,13 +62,14 @@ static int released(const void *arg)
 
 /* The words are reached through the window or, on other nodes, over the network; the reset
  * of the count completes (a fetching operation) before anyone is released. */
-static void aset_barrier(const aset_t *a)
+static void aset_meet(const aset_t *a, int quiet)
 {
     _Atomic long *mine = (_Atomic long *)&a->psync[1];
     long one = 1;
 
     symm_full_fence();
-    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    if (quiet)
+        symm_net_quiet(SHMEM_CTX_DEFAULT);
     if (a->size == 1)
         return;
     if ((long)symm_peer_amo(SYMM_AMO_ADD, &a->psync[0], sizeof(long), 1, aset_pe(a, 0), 1) ==
@@ -83,6 +84,11 @@ static void aset_barrier(const aset_t *a)
     if (!released(mine))
         symm_wait_for(released, mine, mine, sizeof(*mine));
     atomic_store_explicit(mine, 0, memory_order_relaxed);
+}
+
+static void aset_barrier(const aset_t *a)
+{
+    aset_meet(a, 1);
 }
 
 /* Copies len bytes at the symmetric addr of member i (checked as the call's argument). */
@@ -103,6 +109,16 @@ SYMM_EXPORT void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long
     aset_t a = aset_make("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
 
     aset_barrier(&a);
+}
+
+/* The deprecated active-set shmem_sync: the barrier without completing puts to other nodes
+ * (stores through the window are ordered by the fence all the same). */
+#undef shmem_sync
+SYMM_EXPORT void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    aset_t a = aset_make("shmem_sync", PE_start, logPE_stride, PE_size, pSync);
+
+    aset_meet(&a, 0);
 }
 
 static void bcast(const char *call, void *dest, const void *source, size_t nb, int root,

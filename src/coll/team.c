@@ -238,12 +238,6 @@ SYMM_EXPORT int shmem_team_sync(shmem_team_t team)
     return 0;
 }
 
-SYMM_EXPORT int shmem_sync(shmem_team_t team)
-{
-    symm_team_barrier(symm_team_get(team, "shmem_sync"));
-    return 0;
-}
-
 SYMM_EXPORT int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     symm_team_t *t;

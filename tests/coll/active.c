@@ -199,6 +199,17 @@ static void barrier(run_t *r)
         EXPECT(arrived[set_pe(r->a, j)] >= r->salt, "barrier on %s: pe %d not arrived",
                r->a->name, set_pe(r->a, j));
     psync_clean(r, "barrier");
+    /* The deprecated active-set shmem_sync waits for the set without completing puts: after a
+     * quiet, every PE's value is there when it returns. */
+    r->salt++;
+    for (int j = 0; j < r->a->size; j++)
+        shmem_long_p(&arrived[me], r->salt, set_pe(r->a, j));
+    shmem_quiet();
+    shmem_sync(r->a->start, r->a->log, r->a->size, ps);
+    for (int j = 0; j < r->a->size; j++)
+        EXPECT(arrived[set_pe(r->a, j)] >= r->salt, "shmem_sync on %s: pe %d not arrived",
+               r->a->name, set_pe(r->a, j));
+    psync_clean(r, "shmem_sync");
 }
 
 /* ---- Reductions -------------------------------------------------------------------------
@@ -466,6 +477,8 @@ int main(int argc, char **argv)
             run_set(a);
         }
         shmem_barrier_all();
+        /* shmem_sync with one argument is the team synchronisation. */
+        EXPECT(shmem_sync(SHMEM_TEAM_WORLD) == 0, "shmem_sync(SHMEM_TEAM_WORLD) failed");
     }
     shmem_free(wrk);
     shmem_free(dst);
