@@ -261,6 +261,91 @@ static const routine_t stream[] = {
      "shmem_@_%_reduce on device-heap buffers, enqueued on stream"},
     {0}};
 
+/* shmemx_gpu.h: RMA, put with signal, collectives and waits enqueued on a CUDA stream, per type
+ * with device forms and per size (S is struct CUstream_st). */
+#define ON_STREAM ", struct CUstream_st *stream"
+static const routine_t stream_rma[] = {
+    {"void", "shmemx_@_put_on_stream", "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_@_put enqueued on stream"},
+    {"void", "shmemx_@_get_on_stream", "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_@_get enqueued on stream"},
+    {"void", "shmemx_@_put_nbi_on_stream",
+     "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_@_put_nbi enqueued on stream: complete when the stream reaches later work"},
+    {"void", "shmemx_@_get_nbi_on_stream",
+     "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_@_get_nbi enqueued on stream: complete when the stream reaches later work"},
+    {"void", "shmemx_@_p_on_stream", "T *dest, const T value, int pe" ON_STREAM,
+     "shmem_@_p enqueued on stream (value is taken at the call)"},
+    {"T", "shmemx_@_g_on_stream", "const T *source, int pe" ON_STREAM,
+     "shmem_@_g after the stream's earlier work: waits for the stream"},
+    {"void", "shmemx_@_iput_on_stream",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe" ON_STREAM,
+     "shmem_@_iput enqueued on stream"},
+    {"void", "shmemx_@_iget_on_stream",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe" ON_STREAM,
+     "shmem_@_iget enqueued on stream"},
+    {"void", "shmemx_@_put_signal_on_stream",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe" ON_STREAM,
+     "shmem_@_put_signal enqueued on stream"},
+    {"void", "shmemx_@_put_signal_nbi_on_stream",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe" ON_STREAM,
+     "shmem_@_put_signal_nbi enqueued on stream"},
+    {0}};
+static const routine_t stream_sized[] = {
+    {"void", "shmemx_put@_on_stream",
+     "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_put@ enqueued on stream"},
+    {"void", "shmemx_get@_on_stream",
+     "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_get@ enqueued on stream"},
+    {"void", "shmemx_put@_nbi_on_stream",
+     "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_put@_nbi enqueued on stream"},
+    {"void", "shmemx_get@_nbi_on_stream",
+     "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
+     "shmem_get@_nbi enqueued on stream"},
+    {"void", "shmemx_iput@_on_stream",
+     "void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
+     "int pe" ON_STREAM,
+     "shmem_iput@ enqueued on stream"},
+    {"void", "shmemx_iget@_on_stream",
+     "void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
+     "int pe" ON_STREAM,
+     "shmem_iget@ enqueued on stream"},
+    {"void", "shmemx_put@_signal_on_stream",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe" ON_STREAM,
+     "shmem_put@_signal enqueued on stream"},
+    {"void", "shmemx_put@_signal_nbi_on_stream",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+     "int sig_op, int pe" ON_STREAM,
+     "shmem_put@_signal_nbi enqueued on stream"},
+    {0}};
+static const routine_t stream_coll[] = {
+    {"int", "shmemx_@_alltoall_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
+     "shmem_@_alltoall on device-heap buffers, enqueued on stream"},
+    {"int", "shmemx_@_broadcast_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root" ON_STREAM,
+     "shmem_@_broadcast on device-heap buffers, enqueued on stream"},
+    {"int", "shmemx_@_fcollect_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
+     "shmem_@_fcollect on device-heap buffers, enqueued on stream"},
+    {0}};
+static const routine_t stream_wait[] = {
+    {"void", "shmemx_@_wait_until_on_stream", "T *ivar, int cmp, T cmp_value" ON_STREAM,
+     "shmem_@_wait_until enqueued on stream: later work waits"},
+    {"void", "shmemx_@_wait_until_all_on_stream",
+     "T *ivars, size_t nelems, const int *status, int cmp, T cmp_value" ON_STREAM,
+     "shmem_@_wait_until_all enqueued on stream (status in memory the GPU reads)"},
+    {"void", "shmemx_@_wait_until_all_vector_on_stream",
+     "T *ivars, size_t nelems, const int *status, int cmp, T *cmp_value" ON_STREAM,
+     "shmem_@_wait_until_all_vector on stream (status, cmp_value: memory the GPU reads)"},
+    {0}};
+
 /* symm/device.cuh: the warp and block forms of RMA, per type with device forms, per size and
  * for bytes (@ is the stem of the put: TYPE_put, put64 or putmem; ^ that of the get; & the
  * group, warp or block), and the block-scope collectives and reductions. */
@@ -598,14 +683,27 @@ static void write_scan(const char *dir)
 static void write_stream(const char *dir)
 {
     open_file(dir, "shmemx_stream.h", "SYMM_GEN_SHMEMX_STREAM_H",
-              "The typed reductions on a CUDA stream of shmemx_gpu.h, for every type of the "
-              "table\n * with device forms.");
+              "The typed and sized calls on a CUDA stream of shmemx_gpu.h: RMA, put with signal,\n"
+              " * collectives, reductions and waits, for every type of the table with device "
+              "forms.");
     for (size_t i = 0; i < NROWS; i++) {
         const row_t *r = &rows[i];
         if (!r->col[DEV])
             continue;
         row_heading(r);
+        if (r->col[RMA]) {
+            family(stream_rma, r->name, r->type, NULL, 0);
+            family(stream_coll, r->name, r->type, NULL, 0);
+        }
         reductions(stream, r, "");
+        if (r->col[WAIT])
+            family(stream_wait, r->name, r->type, NULL, 0);
+    }
+    for (size_t i = 0; i < NSIZES; i++) {
+        char what[32];
+        snprintf(what, sizeof(what), "%s bits", sizes[i]);
+        heading(what);
+        family(stream_sized, sizes[i], NULL, NULL, 0);
     }
     close_file();
 }

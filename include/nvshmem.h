@@ -31,14 +31,30 @@
  * Host collectives on device memory (nvshmem_int_sum_reduce, _broadcast, _fcollect, _alltoall
  * from the host) run on the GPU and are complete on return, as in NVSHMEM (docs/gpu.md).
  *
+ * Includes. As NVSHMEM's header does, this one brings in cuda.h and cuda_runtime.h (and the
+ * device API in a .cu file) where the CUDA headers are on the include path. A host-only file
+ * without them still gets every host routine; what needs a CUDA type that C cannot declare
+ * without those headers (nvshmemx_collective_launch and its grid-size query, which take dim3)
+ * expands to an undeclared name saying so.
+ *
  * Not (yet) there: collectives at thread and warp scope in kernels (block scope is there),
- * multicast (nvshmemx_mc_ptr), half and bfloat16 types, host buffer registration (a compile
- * error where a program names them).
+ * multicast (nvshmemx_mc_ptr answers NULL, as NVSHMEM does where multicast is off), teams made
+ * from a team unique id (nvshmemx_team_init), external buffers made symmetric
+ * (nvshmemx_buffer_register_symmetric): a compile error where a program names them.
  */
 #ifndef SYMM_NVSHMEM_H
 #define SYMM_NVSHMEM_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#if defined(__has_include)
+#if __has_include(<cuda.h>) && __has_include(<cuda_runtime.h>)
+#include <cuda.h>
+#include <cuda_runtime.h>
+#endif
+#endif
 
 #ifdef __CUDACC__
 #include <symm/device.cuh>
@@ -76,13 +92,70 @@
 #define NVSHMEM_THREAD_SERIALIZED SHMEM_THREAD_SERIALIZED
 #define NVSHMEM_THREAD_MULTIPLE SHMEM_THREAD_MULTIPLE
 
-#define NVSHMEMX_SUCCESS 0
+/* NVSHMEM_MAJOR_VERSION and _MINOR_VERSION are the OpenSHMEM version the library implements
+ * (symm: 1.5); the vendor version is the NVSHMEM release whose API symm provides, which is what
+ * programs test to use a newer call. */
+#define NVSHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
+#define NVSHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+#define NVSHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
+#define NVSHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
+#define NVSHMEM_VENDOR_MAJOR_VERSION 3
+#define NVSHMEM_VENDOR_MINOR_VERSION 4
+#define NVSHMEM_VENDOR_PATCH_VERSION 5
+#define NVSHMEM_VENDOR_PACKAGE_VERSION 0
+#define NVSHMEM_VENDOR_VERSION                                                                   \
+    (NVSHMEM_VENDOR_MAJOR_VERSION * 10000 + NVSHMEM_VENDOR_MINOR_VERSION * 100 +                 \
+     NVSHMEM_VENDOR_PATCH_VERSION)
+
+/* The status codes of the calls that return one. */
+enum nvshmemx_status {
+    NVSHMEMX_SUCCESS = 0,
+    NVSHMEMX_ERROR_INVALID_VALUE,
+    NVSHMEMX_ERROR_OUT_OF_MEMORY,
+    NVSHMEMX_ERROR_NOT_SUPPORTED,
+    NVSHMEMX_ERROR_SYMMETRY,
+    NVSHMEMX_ERROR_GPU_NOT_SELECTED,
+    NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED,
+    NVSHMEMX_ERROR_INTERNAL,
+    NVSHMEMX_ERROR_SENTINEL = 0x7fffffff
+};
+/* NVSHMEM's programs (its performance tests) print errors through this one. */
+#define NVSHMEMI_ERROR_PRINT(...)                                                                \
+    (fprintf(stderr, "%s:%s:%d: ", __FILE__, __func__, __LINE__), fprintf(stderr, __VA_ARGS__),  \
+     fprintf(stderr, "\n"))
+
+/* Comparison and signal operators are plain ints here (NVSHMEM_CMP_EQ is SHMEM_CMP_EQ). */
+typedef int nvshmemx_cmp_type_t;
+typedef int nvshmemx_signal_op_t;
+
+/* What nvshmemx_init_status answers. */
+typedef enum {
+    NVSHMEM_STATUS_NOT_INITIALIZED = 0,
+    NVSHMEM_STATUS_IS_BOOTSTRAPPED,
+    NVSHMEM_STATUS_IS_INITIALIZED,
+    NVSHMEM_STATUS_LIMITED_MPG,
+    NVSHMEM_STATUS_FULL_MPG,
+    NVSHMEM_STATUS_INVALID = 0x7fffffff
+} nvshmemx_init_status_t;
 
 /* ---- The symmetric heap of NVSHMEM is in GPU memory ---------------------------------------- */
 #define nvshmem_malloc shmemx_malloc_device
 #define nvshmem_calloc shmemx_calloc_device
 #define nvshmem_align shmemx_align_device
 #define nvshmem_free shmemx_free_device
+#define nvshmem_realloc shmemx_realloc_device
+
+/* No multicast: as NVSHMEM where NVLink multicast is off. */
+SYMM_NV_FN void *nvshmemx_mc_ptr(shmem_team_t team, const void *ptr)
+{
+    (void)team;
+    (void)ptr;
+    return NULL;
+}
+
+/* Buffers outside the heap (nvshmemx_buffer_register, _unregister, _unregister_all) and
+ * kernels loaded through the driver (nvshmemx_cumodule_init, _finalize, nvshmemx_culibrary_init,
+ * _finalize) are shmemx_gpu.h's, under their NVSHMEM names. */
 
 /* ---- Start ---------------------------------------------------------------------------------- */
 /* nvshmemx_init_attr, nvshmemx_get_uniqueid, nvshmemx_set_attr_uniqueid_args and their types
@@ -96,6 +169,129 @@
 #define NVSHMEMX_UNIQUEID_INITIALIZER SHMEMX_UNIQUEID_INITIALIZER
 #define NVSHMEMX_UNIQUEID_ARGS_INITIALIZER SHMEMX_UNIQUEID_ARGS_INITIALIZER
 #define NVSHMEMX_INIT_ATTR_INITIALIZER SHMEMX_INIT_ATTR_INITIALIZER
+#define NVSHMEMX_INIT_ARGS_INITIALIZER                                                           \
+    {(1 << 16) + (int)sizeof(shmemx_init_args_t), SHMEMX_UNIQUEID_ARGS_INITIALIZER, {0}}
+#define NVSHMEM_INIT_ATTR_VER 1
+#define nvshmemx_uniqueid_v1 shmemx_uniqueid_t
+#define nvshmemx_uniqueid_args_v1 shmemx_uniqueid_args_t
+#define nvshmemx_init_args_v1 shmemx_init_args_t
+#define nvshmemx_init_attr_v1 shmemx_init_attr_t
+
+/* attr->mpi_comm points to the program's MPI_Comm (NVSHMEMX_INIT_WITH_MPI_COMM). */
+static inline int nvshmemx_set_attr_mpi_comm_args(void *mpi_comm, shmemx_init_attr_t *nvshmem_attr)
+{
+    nvshmem_attr->mpi_comm = mpi_comm;
+    return 0;
+}
+
+/* NVSHMEM's host library alone (the device library is linked into NVSHMEM programs by -rdc): in
+ * symm one library serves both, so these start and end it. The callback type is NVSHMEM's; symm
+ * calls none. */
+typedef void (*nvshmemx_device_lib_init_cb)(void **dev_state_ptr, void **transport_dev_state_ptr);
+static inline int nvshmemx_hostlib_init_attr(unsigned int flags, shmemx_init_attr_t *attr)
+{
+    return shmemx_init_attr(flags, attr);
+}
+static inline void nvshmemx_hostlib_finalize(void)
+{
+    shmem_finalize();
+}
+
+static inline int nvshmemx_init_status(void)
+{
+    int initialized = 0;
+
+    shmemx_query_initialized(&initialized);
+    return initialized ? NVSHMEM_STATUS_IS_INITIALIZED : NVSHMEM_STATUS_NOT_INITIALIZED;
+}
+
+/* ---- Version -------------------------------------------------------------------------------- */
+SYMM_NV_FN void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch)
+{
+    *major = NVSHMEM_VENDOR_MAJOR_VERSION;
+    *minor = NVSHMEM_VENDOR_MINOR_VERSION;
+    *patch = NVSHMEM_VENDOR_PATCH_VERSION;
+}
+
+/* ---- Teams ------------------------------------------------------------------------------------
+ * NVSHMEM's team configuration (version 2, 64 bytes; version 1 has no unique id). A split
+ * takes num_contexts where the mask has NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS; team unique ids
+ * (NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID) belong to nvshmemx_team_init, which symm does not have. */
+typedef uint64_t nvshmemx_team_uniqueid_t;
+typedef shmem_team_t nvshmemx_team_t;
+typedef struct {
+    int version;
+    int num_contexts;
+    nvshmemx_team_uniqueid_t uniqueid;
+    char padding[48];
+} nvshmem_team_config_v2;
+typedef struct {
+    int version;
+    int num_contexts;
+    char padding[56];
+} nvshmem_team_config_v1;
+typedef nvshmem_team_config_v2 nvshmem_team_config_t;
+#define NVSHMEM_TEAM_UNIQUID_INITIALIZER 0xFFFFFFFFFFFFFFFFull
+#define NVSHMEM_TEAM_CONFIG_INITIALIZER                                                          \
+    {(2 << 16) + (int)sizeof(nvshmem_team_config_t), -1, NVSHMEM_TEAM_UNIQUID_INITIALIZER, {0}}
+#define NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS SHMEM_TEAM_NUM_CONTEXTS
+#define NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID 0x2L
+/* The indices of NVSHMEM's predefined teams (its team handles are these integers). */
+typedef enum {
+    NVSHMEM_TEAM_WORLD_INDEX = 0,
+    NVSHMEM_TEAM_SHARED_INDEX = 1,
+    NVSHMEM_TEAM_NODE_INDEX = 2,
+    NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = 3,
+    NVSHMEM_TEAM_SAME_GPU_INDEX = 4,
+    NVSHMEM_TEAM_GPU_LEADERS_INDEX = 5,
+    NVSHMEM_TEAMS_MIN = 6,
+    NVSHMEM_TEAM_INDEX_MAX = 0x7fffffff
+} nvshmem_team_id_t;
+
+static inline shmem_team_config_t symm_nv_team_config(const nvshmem_team_config_t *config,
+                                                      long mask)
+{
+    shmem_team_config_t c = {0};
+
+    if (config && (mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS))
+        c.num_contexts = config->num_contexts;
+    return c;
+}
+
+static inline void nvshmem_team_get_config(shmem_team_t team, nvshmem_team_config_t *config)
+{
+    shmem_team_config_t c = {0};
+    nvshmem_team_config_t v = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+
+    shmem_team_get_config(team, SHMEM_TEAM_NUM_CONTEXTS, &c);
+    v.num_contexts = c.num_contexts;
+    *config = v;
+}
+
+static inline int nvshmem_team_split_strided(shmem_team_t parent_team, int PE_start,
+                                             int PE_stride, int PE_size,
+                                             const nvshmem_team_config_t *config,
+                                             long config_mask, shmem_team_t *new_team)
+{
+    shmem_team_config_t c = symm_nv_team_config(config, config_mask);
+
+    return shmem_team_split_strided(parent_team, PE_start, PE_stride, PE_size, &c,
+                                    config_mask & SHMEM_TEAM_NUM_CONTEXTS, new_team);
+}
+
+static inline int nvshmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                                        const nvshmem_team_config_t *xaxis_config,
+                                        long xaxis_mask, shmem_team_t *xaxis_team,
+                                        const nvshmem_team_config_t *yaxis_config,
+                                        long yaxis_mask, shmem_team_t *yaxis_team)
+{
+    shmem_team_config_t x = symm_nv_team_config(xaxis_config, xaxis_mask);
+    shmem_team_config_t y = symm_nv_team_config(yaxis_config, yaxis_mask);
+
+    return shmem_team_split_2d(parent_team, xrange, &x, xaxis_mask & SHMEM_TEAM_NUM_CONTEXTS,
+                               xaxis_team, &y, yaxis_mask & SHMEM_TEAM_NUM_CONTEXTS,
+                               yaxis_team);
+}
 
 /* ---- Team barrier and signal operation ------------------------------------------------------ */
 SYMM_NV_FN int symm_nv_barrier(shmem_team_t team)
@@ -119,8 +315,13 @@ SYMM_NV_FN void symm_nv_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_o
 }
 #define nvshmemx_signal_op symm_nv_signal_op
 
-#if defined(__CUDACC__) && defined(__cplusplus)
+#ifdef SYMM_HAVE_COLLECTIVE_LAUNCH
 #define nvshmemx_collective_launch shmemx_collective_launch
+#define nvshmemx_collective_launch_query_gridsize shmemx_collective_launch_query_gridsize
+#else
+#define nvshmemx_collective_launch nvshmemx_collective_launch_needs_cuda_runtime_h
+#define nvshmemx_collective_launch_query_gridsize                                                \
+    nvshmemx_collective_launch_query_gridsize_needs_cuda_runtime_h
 #endif
 
 #endif

@@ -75,6 +75,10 @@ int shmemx_set_attr_uniqueid_args(int myrank, int nranks, shmemx_uniqueid_t *id,
  * `flags` names (SHMEMX_INIT_WITH_SHMEM: as shmem_init). Returns 0. */
 int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
 
+/* OpenSHMEM 1.6: *initialized is 1 between shmem_init (or shmemx_init_attr) and
+ * shmem_finalize, else 0. Any thread, at any time. */
+void shmemx_query_initialized(int *initialized);
+
 /* OpenSHMEM 1.6 scans over a team: dest on team PE i holds source summed over PEs 0..i
  * (inscan) or 0..i-1 (exscan; zero on PE 0). Collective; returns 0. */
 #include "symm/gen/shmemx_scan.h"

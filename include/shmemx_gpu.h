@@ -57,6 +57,10 @@ void *shmemx_malloc_device(size_t size);
 void *shmemx_calloc_device(size_t count, size_t size);
 void *shmemx_align_device(size_t alignment, size_t size);
 void shmemx_free_device(void *ptr);
+/* shmemx_realloc_device: collective; the first min(old, new size) bytes move to the new block
+ * (NULL ptr: allocates; size 0: frees and returns NULL; NULL on every PE, the old block kept,
+ * when one PE cannot back the new one). */
+void *shmemx_realloc_device(void *ptr, size_t size);
 /* Where pe's device heap starts in this process's device window (NULL before the GPU part
  * starts), and the bytes each PE may allocate. */
 void *shmemx_device_heap_base(int pe);
@@ -64,6 +68,33 @@ size_t shmemx_device_heap_size(void);
 /* The CUDA device index (among the visible devices) of this PE's GPU, or -1 when the GPU part
  * has not started. A host thread of the program that launches kernels uses this device. */
 int shmemx_gpu_device(void);
+
+/* ---- Buffers outside the symmetric heaps -------------------------------------------------------
+ * Memory this PE allocated itself (cudaMalloc, malloc, a torch tensor) is a valid local source
+ * or destination of RMA on device-heap addresses (host calls, _on_stream calls, kernels) once
+ * the GPU can reach it: device memory always can; host memory after shmemx_buffer_register,
+ * which pins and maps it (cuMemHostRegister). Not collective. register returns 0, or
+ * NVSHMEMX_ERROR_INVALID_VALUE (1) for a NULL or empty range or one that overlaps a registered
+ * range, NVSHMEMX_ERROR_INTERNAL (7) when the driver refuses; unregister takes the address that
+ * register was given and returns 0, or 1 when it was not registered; unregister_all drops every
+ * registration. */
+int shmemx_buffer_register(void *addr, size_t length);
+int shmemx_buffer_unregister(void *addr);
+void shmemx_buffer_unregister_all(void);
+
+/* ---- Kernels loaded through the driver ----------------------------------------------------------
+ * A module (cuModuleLoad of a cubin or fatbin built from a file that includes symm/device.cuh or
+ * nvshmem.h, without -rdc) or a library (cuLibraryLoad) has its own copy of the device state,
+ * which no static initialiser of the program registers: these write it (starting the GPU part
+ * if needed, so every PE calls them in the same order as other calls that may start it) and
+ * forget it. Return 0, or NVSHMEMX_ERROR_INVALID_VALUE (1) when the module has no device state
+ * (it does not use the device API), naming the module on stderr. */
+struct CUmod_st;
+struct CUlib_st;
+int shmemx_cumodule_init(struct CUmod_st *module);
+int shmemx_cumodule_finalize(struct CUmod_st *module);
+int shmemx_culibrary_init(struct CUlib_st *library);
+int shmemx_culibrary_finalize(struct CUlib_st *library);
 
 /* ---- Stream operations --------------------------------------------------------------------- */
 void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
@@ -76,6 +107,15 @@ void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelem
 void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                 struct CUstream_st *stream);
 void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                        struct CUstream_st *stream);
+/* The _nbi forms: on a stream, the same enqueue as the blocking forms (complete when the
+ * stream reaches the following work). */
+void shmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                 struct CUstream_st *stream);
+void shmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                 struct CUstream_st *stream);
+void shmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                         struct CUstream_st *stream);
 void shmemx_quiet_on_stream(struct CUstream_st *stream);
 void shmemx_barrier_all_on_stream(struct CUstream_st *stream);
@@ -94,8 +134,13 @@ int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *sour
 int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source,
                                   size_t nelems, int PE_root, struct CUstream_st *stream);
 
-/* shmemx_TYPE_OP_reduce_on_stream for every type of the table with device forms (DEV) and
- * the operators its columns give it. */
+/* For every type of the table with device forms (DEV): shmemx_TYPE_put_on_stream, _get_,
+ * _put_nbi_, _get_nbi_, _p_, _g_, _iput_, _iget_, _put_signal_, _put_signal_nbi_on_stream and
+ * the same by element size (shmemx_put64_on_stream, ...); shmemx_TYPE_alltoall_on_stream,
+ * _fcollect_, _broadcast_ and _OP_reduce_on_stream with the operators its columns give it;
+ * shmemx_TYPE_wait_until_on_stream, _wait_until_all_ and _wait_until_all_vector_on_stream for
+ * the types of the wait routines. RMA and waits on device-heap addresses of pe (waits: this PE);
+ * a strided copy's strides are at least 1. */
 #include "symm/gen/shmemx_stream.h"
 
 /* ---- For symm/device.cuh and the inline code below ------------------------------------------
@@ -113,11 +158,29 @@ void shmemx_gpu_fail(const char *call, const char *what)
 }
 #endif
 
-/* ---- Collective launch (CUDA C++ only) -------------------------------------------------------
+/* ---- Collective launch (where cuda_runtime.h is included: CUDA C++, or C) ------------------
  * Launches a kernel whose blocks may wait on one another or on other PEs: all blocks resident
- * at once (a cooperative launch), or a fatal error naming the most blocks that fit. */
-#if defined(__CUDACC__) && defined(__cplusplus)
+ * at once (a cooperative launch), or a fatal error naming the most blocks that fit. The query
+ * gives the most blocks of `block` threads that a collective launch of func can have. */
+#if defined(CUDART_VERSION)
 #include <stdio.h>
+#define SYMM_HAVE_COLLECTIVE_LAUNCH 1
+
+static inline int shmemx_collective_launch_query_gridsize(const void *func, dim3 block,
+                                                          void **args, size_t shared_mem,
+                                                          int *gridsize)
+{
+    int dev = shmemx_gpu_device(), sms = 0, per_sm = 0;
+
+    (void)args;
+    if (dev < 0 || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func,
+                                                      (int)(block.x * block.y * block.z),
+                                                      shared_mem) != cudaSuccess)
+        return 7; /* NVSHMEMX_ERROR_INTERNAL */
+    *gridsize = per_sm * sms;
+    return 0;
+}
 
 static inline int shmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
                                            size_t shared_mem, cudaStream_t stream)

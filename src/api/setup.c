@@ -97,6 +97,11 @@ SYMM_EXPORT void shmem_query_thread(int *provided)
     *provided = symm_g.thread_level;
 }
 
+SYMM_EXPORT void shmemx_query_initialized(int *initialized)
+{
+    *initialized = __atomic_load_n(&symm_g.initialized, __ATOMIC_ACQUIRE);
+}
+
 SYMM_EXPORT void shmem_finalize(void)
 {
     symm_finalize();

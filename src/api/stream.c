@@ -5,8 +5,13 @@
  * launch of a library kernel (tl/cuda/kernels.cu) or one copy. Small puts and gets are a kernel
  * of stores or loads through the window; from 64 KiB on, the copy engines (cuMemcpyAsync to the
  * peer's window address) move the data faster than SMs. Barriers and collectives on a stream
- * are coll/stream.c's.
+ * are coll/stream.c's. On a stream, a put is complete when the stream reaches the following
+ * work, blocking or not, so an _nbi form is the same enqueue as its blocking form; the typed
+ * and sized forms funnel into the byte forms here.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "core/devheap.h"
 #include <shmemx_gpu.h>
 
@@ -130,3 +135,301 @@ SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
      * which is before anything later on the stream starts. */
     symm_gpu_need("shmemx_quiet_on_stream");
 }
+
+/* ---- Typed, sized and non-blocking forms ------------------------------------------------------ */
+static size_t bytes_of(const char *call, size_t n, size_t size)
+{
+    size_t r;
+
+    if (__builtin_mul_overflow(n, size, &r))
+        symm_fatal("%s(nelems=%zu): %zu times %zu bytes overflow the address space", call, n, n,
+                   size);
+    return r;
+}
+
+/* The bits of a value of `size` bytes in the low bytes of a word (the kernels' argument). */
+static unsigned long long bits_of(const void *value, size_t size)
+{
+    unsigned long long v = 0;
+
+    memcpy(&v, value, size);
+    return v;
+}
+
+SYMM_EXPORT void shmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nelems,
+                                             int pe, struct CUstream_st *stream)
+{
+    rma("shmemx_putmem_nbi_on_stream", dest, source, nelems, pe, 1, stream);
+}
+
+SYMM_EXPORT void shmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nelems,
+                                             int pe, struct CUstream_st *stream)
+{
+    rma("shmemx_getmem_nbi_on_stream", dest, source, nelems, pe, 0, stream);
+}
+
+SYMM_EXPORT void shmemx_putmem_signal_nbi_on_stream(void *dest, const void *source,
+                                                    size_t nelems, uint64_t *sig_addr,
+                                                    uint64_t signal, int sig_op, int pe,
+                                                    struct CUstream_st *stream)
+{
+    put_signal("shmemx_putmem_signal_nbi_on_stream", dest, source, nelems, sig_addr, signal,
+               sig_op, pe, stream);
+}
+
+/* p: one thread stores the value (taken now, into the kernel's arguments). */
+static void p(const char *call, void *dest, unsigned long long value, unsigned size, int pe,
+              CUstream s)
+{
+    char *peer;
+
+    symm_gpu_need(call);
+    check_pe(call, dest, pe);
+    if ((uintptr_t)dest & (size - 1))
+        symm_fatal("%s(dest=%p): not aligned to the element's %u bytes", call, dest, size);
+    symm_devheap_check(call, "dest", dest, size);
+    peer = symm_cuda_xlate(dest, pe);
+    void *args[] = {&peer, &value, &size};
+    symm_cuda_launch(call, symm_cuda_g.k_p, 1, 1, s, args);
+}
+
+/* g: the stream's earlier work first (it may write the value), then a read through the copy
+ * stream into *out. */
+static void g(const char *call, void *out, const void *source, size_t size, int pe, CUstream s)
+{
+    symm_gpu_need(call);
+    check_pe(call, source, pe);
+    symm_devheap_check(call, "source", source, size);
+    symm_cuda_bind(call);
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(s));
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)out,
+                                              (CUdeviceptr)symm_cuda_xlate(source, pe), size,
+                                              symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
+}
+
+/* iput and iget: element i between dest + i * dst and source + i * sst (in elements of esize
+ * bytes, a power of two up to 16), copied in the widest words that addresses and strides
+ * allow. */
+static void strided(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t nelems, size_t esize, int pe, int put, CUstream s)
+{
+    const void *sym = put ? dest : source;
+    ptrdiff_t stride = put ? dst : sst;
+    long long ds = (long long)dst * (long long)esize, ss = (long long)sst * (long long)esize;
+    unsigned w = (unsigned)esize, k;
+    size_t extent, grid;
+    char *peer;
+
+    symm_gpu_need(call);
+    check_pe(call, sym, pe);
+    if (dst < 1 || sst < 1)
+        symm_fatal("%s(dst=%td, sst=%td): the strides must be at least 1", call, dst, sst);
+    if (nelems == 0)
+        return;
+    extent = bytes_of(call, bytes_of(call, nelems - 1, (size_t)stride), esize);
+    if (extent > SIZE_MAX - esize)
+        symm_fatal("%s(nelems=%zu): the strided range overflows the address space", call,
+                   nelems);
+    symm_devheap_check(call, put ? "dest" : "source", sym, extent + esize);
+    peer = symm_cuda_xlate(sym, pe);
+    char *d = put ? peer : dest;
+    const char *src = put ? source : peer;
+    while (w > 1 && (((uintptr_t)d | (uintptr_t)src | (uintptr_t)ds | (uintptr_t)ss) & (w - 1)))
+        w >>= 1;
+    k = (unsigned)esize / w;
+    grid = (nelems + 511) / 512;
+    if (grid > 132)
+        grid = 132;
+    void *args[] = {&d, &src, &ds, &ss, &w, &k, &nelems};
+    symm_cuda_launch(call, symm_cuda_g.k_strided, (unsigned)grid, 512, s, args);
+}
+
+/* The waits: symm_k_wait_KIND of the element's size and signedness (looked up on first use),
+ * one thread polling ivars in this PE's device heap. */
+static CUfunction k_wait[2][4]; /* [signed][log2 of the size] */
+
+static void wait(const char *call, void *ivars, size_t n, const int *status, int cmp,
+                 unsigned long long value, const void *values, size_t size, int is_signed,
+                 CUstream s)
+{
+    int lg = size == 8 ? 3 : size == 4 ? 2 : size == 2 ? 1 : 0;
+    CUfunction *f = &k_wait[is_signed][lg];
+
+    symm_gpu_need(call);
+    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
+        symm_fatal("%s(ivars=%p, cmp=%d): unknown comparison (SHMEM_CMP_EQ..SHMEM_CMP_LE)", call,
+                   ivars, cmp);
+    if ((uintptr_t)ivars & (size - 1))
+        symm_fatal("%s(ivars=%p): not aligned to the element's %zu bytes", call, ivars, size);
+    symm_devheap_check(call, "ivars", ivars, bytes_of(call, n, size));
+    if (n == 0)
+        return;
+    if (!*f) {
+        char name[32];
+        snprintf(name, sizeof(name), "symm_k_wait_%c%zu", is_signed ? 'i' : 'u', 8 * size);
+        symm_cuda_bind(call);
+        SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_cuda_g.module, name));
+    }
+    void *args[] = {&ivars, &n, &status, &cmp, &value, &values};
+    symm_cuda_launch(call, *f, 1, 32, s, args);
+}
+
+#define STREAM_RMA(NAME, T)                                                                      \
+    SYMM_EXPORT void shmemx_##NAME##_put_on_stream(T *dest, const T *source, size_t nelems,     \
+                                                   int pe, struct CUstream_st *stream)          \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_put_on_stream";                                    \
+        rma(call, dest, source, bytes_of(call, nelems, sizeof(T)), pe, 1, stream);              \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_get_on_stream(T *dest, const T *source, size_t nelems,     \
+                                                   int pe, struct CUstream_st *stream)          \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_get_on_stream";                                    \
+        rma(call, dest, source, bytes_of(call, nelems, sizeof(T)), pe, 0, stream);              \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, \
+                                                       int pe, struct CUstream_st *stream)      \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_put_nbi_on_stream";                                \
+        rma(call, dest, source, bytes_of(call, nelems, sizeof(T)), pe, 1, stream);              \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, \
+                                                       int pe, struct CUstream_st *stream)      \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_get_nbi_on_stream";                                \
+        rma(call, dest, source, bytes_of(call, nelems, sizeof(T)), pe, 0, stream);              \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_p_on_stream(T *dest, const T value, int pe,                \
+                                                 struct CUstream_st *stream)                    \
+    {                                                                                           \
+        p("shmemx_" #NAME "_p_on_stream", dest, bits_of(&value, sizeof(T)), sizeof(T), pe,      \
+          stream);                                                                              \
+    }                                                                                           \
+    SYMM_EXPORT T shmemx_##NAME##_g_on_stream(const T *source, int pe,                          \
+                                              struct CUstream_st *stream)                       \
+    {                                                                                           \
+        T v;                                                                                    \
+        g("shmemx_" #NAME "_g_on_stream", &v, source, sizeof(T), pe, stream);                   \
+        return v;                                                                               \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_iput_on_stream(T *dest, const T *source, ptrdiff_t dst,    \
+                                                    ptrdiff_t sst, size_t nelems, int pe,       \
+                                                    struct CUstream_st *stream)                 \
+    {                                                                                           \
+        strided("shmemx_" #NAME "_iput_on_stream", dest, source, dst, sst, nelems, sizeof(T),   \
+                pe, 1, stream);                                                                 \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_iget_on_stream(T *dest, const T *source, ptrdiff_t dst,    \
+                                                    ptrdiff_t sst, size_t nelems, int pe,       \
+                                                    struct CUstream_st *stream)                 \
+    {                                                                                           \
+        strided("shmemx_" #NAME "_iget_on_stream", dest, source, dst, sst, nelems, sizeof(T),   \
+                pe, 0, stream);                                                                 \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_put_signal_on_stream(                                      \
+        T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,           \
+        int sig_op, int pe, struct CUstream_st *stream)                                         \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_put_signal_on_stream";                             \
+        put_signal(call, dest, source, bytes_of(call, nelems, sizeof(T)), sig_addr, signal,     \
+                   sig_op, pe, stream);                                                         \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_put_signal_nbi_on_stream(                                  \
+        T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,           \
+        int sig_op, int pe, struct CUstream_st *stream)                                         \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_put_signal_nbi_on_stream";                         \
+        put_signal(call, dest, source, bytes_of(call, nelems, sizeof(T)), sig_addr, signal,     \
+                   sig_op, pe, stream);                                                         \
+    }
+
+#define IS_SIGNED(T) (!((T)0 < (T)-1))
+#define STREAM_WAIT(NAME, T)                                                                     \
+    SYMM_EXPORT void shmemx_##NAME##_wait_until_on_stream(T *ivar, int cmp, T cmp_value,        \
+                                                          struct CUstream_st *stream)           \
+    {                                                                                           \
+        wait("shmemx_" #NAME "_wait_until_on_stream", ivar, 1, NULL, cmp,                       \
+             bits_of(&cmp_value, sizeof(T)), NULL, sizeof(T), IS_SIGNED(T), stream);            \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_wait_until_all_on_stream(                                  \
+        T *ivars, size_t nelems, const int *status, int cmp, T cmp_value,                       \
+        struct CUstream_st *stream)                                                             \
+    {                                                                                           \
+        wait("shmemx_" #NAME "_wait_until_all_on_stream", ivars, nelems, status, cmp,           \
+             bits_of(&cmp_value, sizeof(T)), NULL, sizeof(T), IS_SIGNED(T), stream);            \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_##NAME##_wait_until_all_vector_on_stream(                           \
+        T *ivars, size_t nelems, const int *status, int cmp, T *cmp_value,                      \
+        struct CUstream_st *stream)                                                             \
+    {                                                                                           \
+        if (!cmp_value)                                                                         \
+            symm_fatal("shmemx_" #NAME "_wait_until_all_vector_on_stream(ivars=%p): cmp_value " \
+                       "is NULL", (void *)ivars);                                               \
+        wait("shmemx_" #NAME "_wait_until_all_vector_on_stream", ivars, nelems, status, cmp, 0, \
+             cmp_value, sizeof(T), IS_SIGNED(T), stream);                                       \
+    }
+
+#define STREAM_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,      \
+                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(STREAM_RMA(NAME, T)) SYMM_IF_##WAIT(STREAM_WAIT(NAME, T)))
+SYMM_TYPE_TABLE(STREAM_ROW, _)
+
+#define STREAM_SIZED(BITS)                                                                       \
+    SYMM_EXPORT void shmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems,\
+                                                  int pe, struct CUstream_st *stream)           \
+    {                                                                                           \
+        const char *call = "shmemx_put" #BITS "_on_stream";                                     \
+        rma(call, dest, source, bytes_of(call, nelems, BITS / 8), pe, 1, stream);               \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems,\
+                                                  int pe, struct CUstream_st *stream)           \
+    {                                                                                           \
+        const char *call = "shmemx_get" #BITS "_on_stream";                                     \
+        rma(call, dest, source, bytes_of(call, nelems, BITS / 8), pe, 0, stream);               \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_put##BITS##_nbi_on_stream(void *dest, const void *source,           \
+                                                      size_t nelems, int pe,                    \
+                                                      struct CUstream_st *stream)               \
+    {                                                                                           \
+        const char *call = "shmemx_put" #BITS "_nbi_on_stream";                                 \
+        rma(call, dest, source, bytes_of(call, nelems, BITS / 8), pe, 1, stream);               \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_get##BITS##_nbi_on_stream(void *dest, const void *source,           \
+                                                      size_t nelems, int pe,                    \
+                                                      struct CUstream_st *stream)               \
+    {                                                                                           \
+        const char *call = "shmemx_get" #BITS "_nbi_on_stream";                                 \
+        rma(call, dest, source, bytes_of(call, nelems, BITS / 8), pe, 0, stream);               \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_iput##BITS##_on_stream(void *dest, const void *source,              \
+                                                   ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                                   int pe, struct CUstream_st *stream)          \
+    {                                                                                           \
+        strided("shmemx_iput" #BITS "_on_stream", dest, source, dst, sst, nelems, BITS / 8, pe, \
+                1, stream);                                                                     \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_iget##BITS##_on_stream(void *dest, const void *source,              \
+                                                   ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                                                   int pe, struct CUstream_st *stream)          \
+    {                                                                                           \
+        strided("shmemx_iget" #BITS "_on_stream", dest, source, dst, sst, nelems, BITS / 8, pe, \
+                0, stream);                                                                     \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_put##BITS##_signal_on_stream(                                       \
+        void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+        int sig_op, int pe, struct CUstream_st *stream)                                         \
+    {                                                                                           \
+        const char *call = "shmemx_put" #BITS "_signal_on_stream";                              \
+        put_signal(call, dest, source, bytes_of(call, nelems, BITS / 8), sig_addr, signal,      \
+                   sig_op, pe, stream);                                                         \
+    }                                                                                           \
+    SYMM_EXPORT void shmemx_put##BITS##_signal_nbi_on_stream(                                   \
+        void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+        int sig_op, int pe, struct CUstream_st *stream)                                         \
+    {                                                                                           \
+        const char *call = "shmemx_put" #BITS "_signal_nbi_on_stream";                          \
+        put_signal(call, dest, source, bytes_of(call, nelems, BITS / 8), sig_addr, signal,      \
+                   sig_op, pe, stream);                                                         \
+    }
+SYMM_SIZES(STREAM_SIZED)

@@ -109,3 +109,32 @@ SYMM_EXPORT void shmemx_free_device(void *ptr)
     if (ptr != NULL)
         symm_alloc_put(&symm_devheap_g.alloc, off);
 }
+
+/* A new block, the old contents copied by this PE's GPU, then the old block freed (its barrier
+ * also keeps every PE from returning before all have copied). */
+SYMM_EXPORT void *shmemx_realloc_device(void *ptr, size_t size)
+{
+    const char *call = "shmemx_realloc_device";
+    uintptr_t off = (uintptr_t)ptr - (uintptr_t)symm_cuda_g.base;
+    size_t old = 0;
+    void *p;
+
+    symm_check_init(call);
+    if (ptr == NULL)
+        return dev_malloc(call, size, 0);
+    if (!symm_cuda_g.started || off >= symm_devheap_g.size ||
+        (old = symm_alloc_size_of(&symm_devheap_g.alloc, off)) == 0)
+        symm_fatal("%s(ptr=%p, size=%zu): not a block returned by a device heap allocation", call,
+                   ptr, size);
+    if (size == 0) {
+        shmemx_free_device(ptr);
+        return NULL;
+    }
+    p = dev_malloc(call, size, 0);
+    if (p == NULL)
+        return NULL;
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)p, (CUdeviceptr)ptr,
+                                              old < size ? old : size, symm_cuda_g.copy));
+    shmemx_free_device(ptr);
+    return p;
+}

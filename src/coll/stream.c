@@ -176,6 +176,37 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
     return bcast("shmemx_broadcastmem_on_stream", team, dest, source, nelems, PE_root, stream);
 }
 
+/* The typed forms: the byte forms on nelems elements. */
+#define COLL_ON_STREAM(NAME, T)                                                                  \
+    SYMM_EXPORT int shmemx_##NAME##_alltoall_on_stream(shmem_team_t team, T *dest,             \
+                                                       const T *source, size_t nelems,          \
+                                                       struct CUstream_st *stream)              \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_alltoall_on_stream";                               \
+        return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,                       \
+                        bytes_of(call, nelems, sizeof(T)), 1, stream);                          \
+    }                                                                                           \
+    SYMM_EXPORT int shmemx_##NAME##_fcollect_on_stream(shmem_team_t team, T *dest,             \
+                                                       const T *source, size_t nelems,          \
+                                                       struct CUstream_st *stream)              \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_fcollect_on_stream";                               \
+        return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,                       \
+                        bytes_of(call, nelems, sizeof(T)), 0, stream);                          \
+    }                                                                                           \
+    SYMM_EXPORT int shmemx_##NAME##_broadcast_on_stream(shmem_team_t team, T *dest,            \
+                                                        const T *source, size_t nelems,         \
+                                                        int PE_root, struct CUstream_st *stream) \
+    {                                                                                           \
+        const char *call = "shmemx_" #NAME "_broadcast_on_stream";                              \
+        return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(T)), PE_root,      \
+                     stream);                                                                   \
+    }
+#define COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
+                 TOALL, TOBIT, OLD, DEV)                                                        \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(COLL_ON_STREAM(NAME, T)))
+SYMM_TYPE_TABLE(COLL_ROW, _)
+
 /* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. A row of the type table
  * with device forms reduces as the kind (SYMM_GPU_KINDS) of its size, signedness and class. */
 #define SYMM_GPU_KIND_ID(A, KIND, T, BIT) SYMM_GPU_KIND_##KIND,

@@ -52,6 +52,8 @@ for np in $nps; do
     for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_heap gpu_demo gpu_nvshmem; do
         run "$prog np$np" "$symmrun" -n "$np" --timeout 110 "$t/$prog"
     done
+    run "gpu_nvcompat np$np" "$symmrun" -n "$np" --timeout 110 "$t/gpu_nvcompat" \
+        "$t/nvshmem_module.cubin"
     run "gpu_heap small np$np" env SYMM_DEVICE_HEAP_SIZE=256M \
         "$symmrun" -n "$np" --timeout 110 "$t/gpu_heap" --small
     run "gpu_heap oom np$np" env SYMM_DEVICE_HEAP_SIZE=512G \
@@ -72,6 +74,9 @@ for np in $nps; do
         echo "ep_test.py torch np$np: skipped (no python3 with NumPy and PyTorch)"
     fi
 done
+# Two PEs on one GPU (where the machine has one GPU, the only 2-PE run of these).
+[ "$only_memcheck" = 1 ] || run "gpu_nvcompat np2 one GPU" env SYMM_GPU_DEVICE=0 \
+    "$symmrun" -n 2 --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
 # The NVSHMEM program started as NVSHMEM programs are, by mpirun (the pmix bootstrap), where

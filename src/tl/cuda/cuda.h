@@ -26,6 +26,8 @@
     X(get)                                                                                      \
     X(put_signal)                                                                               \
     X(signal_wait)                                                                              \
+    X(p)                                                                                        \
+    X(strided)                                                                                  \
     X(barrier)                                                                                  \
     X(alltoall)                                                                                 \
     X(fcollect)                                                                                 \

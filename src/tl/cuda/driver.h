@@ -54,6 +54,10 @@
     X(cuModuleUnload)                                                                           \
     X(cuModuleGetFunction)                                                                      \
     X(cuModuleGetGlobal)                                                                        \
+    X(cuLibraryGetGlobal)                                                                       \
+    X(cuMemHostRegister)                                                                        \
+    X(cuMemHostUnregister)                                                                      \
+    X(cuPointerGetAttribute)                                                                    \
     X(cuLaunchKernel)
 
 typedef struct symm_cu {

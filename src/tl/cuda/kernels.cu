@@ -55,6 +55,67 @@ extern "C" __global__ void symm_k_signal_wait(unsigned long long *sig, int cmp,
         symm_dev_wait("shmemx_signal_wait_until_on_stream", sig, cmp, value);
 }
 
+/* One thread: stores the size low bytes of value (1, 2, 4 or 8, as the element's type) at
+ * dst, the peer's window address. */
+extern "C" __global__ void symm_k_p(void *dst, unsigned long long value, unsigned size)
+{
+    if (size == 8)
+        *(unsigned long long *)dst = value;
+    else if (size == 4)
+        *(unsigned *)dst = (unsigned)value;
+    else if (size == 2)
+        *(unsigned short *)dst = (unsigned short)value;
+    else
+        *(unsigned char *)dst = (unsigned char)value;
+}
+
+/* Strided copy of n elements, each k words of wsize bytes (1, 2, 4, 8 or 16; the host picks
+ * the widest that the addresses and strides allow): element i from src + i * sstride to
+ * dst + i * dstride (strides in bytes); every thread of the grid takes a share. */
+template <typename W>
+static __device__ void strided_copy(char *dst, const char *src, long long dstride,
+                                    long long sstride, size_t n, unsigned k)
+{
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        for (unsigned j = 0; j < k; j++)
+            ((W *)(dst + (long long)i * dstride))[j] =
+                ((const W *)(src + (long long)i * sstride))[j];
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    symm_k_strided(char *dst, const char *src, long long dstride, long long sstride,
+                   unsigned wsize, unsigned k, size_t n)
+{
+    if (wsize == 16)
+        strided_copy<uint4>(dst, src, dstride, sstride, n, k);
+    else if (wsize == 8)
+        strided_copy<unsigned long long>(dst, src, dstride, sstride, n, k);
+    else if (wsize == 4)
+        strided_copy<unsigned>(dst, src, dstride, sstride, n, k);
+    else if (wsize == 2)
+        strided_copy<unsigned short>(dst, src, dstride, sstride, n, k);
+    else
+        strided_copy<unsigned char>(dst, src, dstride, sstride, n, k);
+}
+
+/* One thread: waits until every ivars[i] (status[i] zero, or no status) satisfies cmp with
+ * value, or with values[i] when values is not NULL; symm_k_wait_KIND for the integer kinds of
+ * the wait routines. */
+#define SYMM_K_WAIT(KIND, T)                                                                     \
+    extern "C" __global__ void symm_k_wait_##KIND(T *ivars, size_t n, const int *status,        \
+                                                  int cmp, T value, const T *values)            \
+    {                                                                                           \
+        if (threadIdx.x == 0)                                                                   \
+            symm_dev_wait_all("shmemx_wait_until_on_stream", ivars, n, status, cmp,             \
+                              values ? values : &value, values != NULL);                        \
+    }
+SYMM_K_WAIT(i16, short)
+SYMM_K_WAIT(u16, unsigned short)
+SYMM_K_WAIT(i32, int)
+SYMM_K_WAIT(u32, unsigned int)
+SYMM_K_WAIT(i64, long long)
+SYMM_K_WAIT(u64, unsigned long long)
+
 /* One warp: a barrier (quiet) or sync of team tv. */
 extern "C" __global__ void symm_k_barrier(int quiet, symm_dev_tv_t tv)
 {

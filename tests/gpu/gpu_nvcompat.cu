@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The symm authors */
+/*
+ * The host and stream side of NVSHMEM 3.4's API, called by its NVSHMEM names: the version and
+ * status queries, the team configuration struct, nvshmem_realloc, registered buffers outside
+ * the heap (pageable host memory and cudaMalloc memory as local sources and destinations of
+ * stream RMA), a module loaded with cuModuleLoad and given its state by nvshmemx_cumodule_init,
+ * the collective launch's grid-size query, and for every type with device forms the typed
+ * calls on a stream: put, get, their _nbi forms, p, g, iput, iget, put with signal (and _nbi),
+ * alltoall, broadcast, fcollect, the waits; the sized forms and the _nbi mem forms. Every PE
+ * writes to its right neighbour or reads from it, values name the writer and the index, and
+ * every element is checked exactly.
+ *   gpu_nvcompat MODULE.cubin
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include "../harness.h"
+
+#define N 300 /* elements per PE and region */
+
+/* The value PE pe has at index i (below 120: exact in every type). */
+template <typename T> static T val(int pe, size_t i)
+{
+    return (T)((pe * 37 + i * 3 + 1) % 120);
+}
+
+static cudaStream_t st;
+static int me, npes, right, left;
+
+static void sync_all(void)
+{
+    nvshmemx_barrier_all_on_stream(st);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+}
+
+/* Host copy of n elements of a device buffer. */
+template <typename T> static void fetch(T *host, const T *dev, size_t n)
+{
+    CUDA_CHECK(cudaMemcpy(host, dev, n * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+/* dst cleared on every PE (and the clear ordered before any peer writes). */
+template <typename T> static void clear(T *dst, size_t n)
+{
+    CUDA_CHECK(cudaMemset(dst, 0, n * sizeof(T)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+}
+
+/* Counts the elements h[i], i < n, that differ from expect_expr (of i); reports the first. */
+#define CHECK_RUN(what, h, n, expect_expr)                                                       \
+    do {                                                                                        \
+        size_t bad_ = 0, at_ = 0;                                                               \
+        for (size_t i = 0; i < (n); i++)                                                        \
+            if (!((h)[i] == (expect_expr)) && !bad_++)                                          \
+                at_ = i;                                                                        \
+        EXPECT(bad_ == 0, "%s: %zu of %zu elements wrong, the first at %zu", what, bad_,        \
+               (size_t)(n), at_);                                                               \
+    } while (0)
+
+/* ---- Typed calls on a stream, for every type with device forms ------------------------------ */
+#define TYPED(NAME, T)                                                                           \
+    static void typed_##NAME(void)                                                              \
+    {                                                                                           \
+        const size_t all = (size_t)N * npes;                                                    \
+        T *src = (T *)nvshmem_malloc(all * sizeof(T)), *dst = (T *)nvshmem_malloc(all * sizeof(T)); \
+        uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));                         \
+        T *h = (T *)malloc(all * sizeof(T));                                                    \
+        REQUIRE(src && dst && sig && h, #NAME ": allocation failed");                           \
+        for (size_t i = 0; i < all; i++)                                                        \
+            h[i] = val<T>(me, i);                                                               \
+        CUDA_CHECK(cudaMemcpy(src, h, all * sizeof(T), cudaMemcpyHostToDevice));                \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_put_on_stream(dst, src, N, right, st);                                \
+        nvshmemx_##NAME##_put_nbi_on_stream(dst + N / 2, src + N / 2, N / 2, right, st);        \
+        sync_all();                                                                             \
+        fetch(h, dst, N);                                                                       \
+        CHECK_RUN(#NAME "_put_on_stream", h, N, val<T>(left, i));                               \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_get_on_stream(dst, src, N / 2, right, st);                            \
+        nvshmemx_##NAME##_get_nbi_on_stream(dst + N / 2, src + N / 2, N - N / 2, right, st);    \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, dst, N);                                                                       \
+        CHECK_RUN(#NAME "_get_on_stream", h, N, val<T>(right, i));                              \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_p_on_stream(dst + 7, val<T>(me, 70), right, st);                      \
+        sync_all();                                                                             \
+        fetch(h, dst, 8);                                                                       \
+        EXPECT(h[7] == val<T>(left, 70) && h[6] == (T)0, #NAME "_p_on_stream");                 \
+        T g = nvshmemx_##NAME##_g_on_stream(src + 11, right, st);                               \
+        EXPECT(g == val<T>(right, 11), #NAME "_g_on_stream");                                   \
+        clear(dst, all);                                                                        \
+        /* dst[3k] on the right = src[2k] here, k < N / 3 */                                    \
+        nvshmemx_##NAME##_iput_on_stream(dst, src, 3, 2, N / 3, right, st);                     \
+        sync_all();                                                                             \
+        fetch(h, dst, N);                                                                       \
+        CHECK_RUN(#NAME "_iput_on_stream", h, N,                                                \
+                  i % 3 == 0 && i / 3 < N / 3 ? val<T>(left, 2 * (i / 3)) : (T)0);              \
+        clear(dst, all);                                                                        \
+        /* dst[2k] here = src[3k] on the right */                                               \
+        nvshmemx_##NAME##_iget_on_stream(dst, src, 2, 3, N / 3, right, st);                     \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, dst, N);                                                                       \
+        CHECK_RUN(#NAME "_iget_on_stream", h, N,                                                \
+                  i % 2 == 0 && i / 2 < N / 3 ? val<T>(right, 3 * (i / 2)) : (T)0);             \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_put_signal_on_stream(dst, src, N / 2, sig, 1, NVSHMEM_SIGNAL_ADD,     \
+                                               right, st);                                      \
+        nvshmemx_##NAME##_put_signal_nbi_on_stream(dst + N / 2, src + N / 2, N - N / 2, sig, 1, \
+                                                   NVSHMEM_SIGNAL_ADD, right, st);              \
+        nvshmemx_signal_wait_until_on_stream(sig, NVSHMEM_CMP_EQ, 2, st);                       \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, dst, N);                                                                       \
+        CHECK_RUN(#NAME "_put_signal_on_stream", h, N, val<T>(left, i));                        \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_alltoall_on_stream(NVSHMEM_TEAM_WORLD, dst, src, N, st);              \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, dst, all);                                                                     \
+        CHECK_RUN(#NAME "_alltoall_on_stream", h, all, val<T>((int)(i / N), me * N + i % N));   \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_fcollect_on_stream(NVSHMEM_TEAM_WORLD, dst, src, N, st);              \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, dst, all);                                                                     \
+        CHECK_RUN(#NAME "_fcollect_on_stream", h, all, val<T>((int)(i / N), i % N));            \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_broadcast_on_stream(NVSHMEM_TEAM_WORLD, dst, src, N, npes - 1, st);   \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, dst, N);                                                                       \
+        CHECK_RUN(#NAME "_broadcast_on_stream", h, N, val<T>(npes - 1, i));                     \
+        nvshmem_barrier_all();                                                                  \
+        free(h);                                                                                \
+        nvshmem_free(sig);                                                                      \
+        nvshmem_free(dst);                                                                      \
+        nvshmem_free(src);                                                                      \
+    }
+
+/* The waits: the left neighbour stores 5 into flags[0..3] with p_on_stream; this PE's stream
+ * waits for one flag, for all (flags[2] masked by status), and for all against a vector. */
+#define WAITS(NAME, T)                                                                           \
+    static void waits_##NAME(void)                                                              \
+    {                                                                                           \
+        T *flags = (T *)nvshmem_calloc(4, sizeof(T));                                           \
+        T *cmp_values, got[4];                                                                  \
+        int *status, host_status[4] = {0, 0, 1, 0};                                             \
+        const T five = (T)5, host_cmp[4] = {(T)5, (T)5, (T)0, (T)5};                            \
+        CUDA_CHECK(cudaMalloc(&status, sizeof(host_status)));                                   \
+        CUDA_CHECK(cudaMalloc(&cmp_values, sizeof(host_cmp)));                                  \
+        CUDA_CHECK(cudaMemcpy(status, host_status, sizeof(host_status), cudaMemcpyHostToDevice)); \
+        CUDA_CHECK(cudaMemcpy(cmp_values, host_cmp, sizeof(host_cmp), cudaMemcpyHostToDevice)); \
+        nvshmem_barrier_all();                                                                  \
+        nvshmemx_##NAME##_p_on_stream(flags, five, right, st);                                  \
+        nvshmemx_##NAME##_wait_until_on_stream(flags, NVSHMEM_CMP_EQ, five, st);                \
+        nvshmemx_##NAME##_p_on_stream(flags + 1, five, right, st);                              \
+        nvshmemx_##NAME##_p_on_stream(flags + 3, five, right, st);                              \
+        nvshmemx_##NAME##_wait_until_all_on_stream(flags, 4, status, NVSHMEM_CMP_GE, five, st); \
+        nvshmemx_##NAME##_wait_until_all_vector_on_stream(flags, 4, status, NVSHMEM_CMP_EQ,     \
+                                                          cmp_values, st);                      \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(got, flags, 4);                                                                   \
+        EXPECT(got[0] == five && got[1] == five && got[2] == (T)0 && got[3] == five,            \
+               #NAME "_wait_until_on_stream");                                                  \
+        nvshmem_barrier_all();                                                                  \
+        CUDA_CHECK(cudaFree(cmp_values));                                                       \
+        CUDA_CHECK(cudaFree(status));                                                           \
+        nvshmem_free(flags);                                                                    \
+    }
+
+#define ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, TOALL, \
+            TOBIT, OLD, DEV)                                                                    \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(TYPED(NAME, T)) SYMM_IF_##WAIT(WAITS(NAME, T)))
+SYMM_TYPE_TABLE(ROW, _)
+
+#define RUN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
+                TOALL, TOBIT, OLD, DEV)                                                         \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(typed_##NAME();) SYMM_IF_##WAIT(waits_##NAME();))
+
+/* ---- Sized forms and the _nbi mem forms ---------------------------------------------------- */
+#define R 256 /* bytes per region */
+
+static void sized(void)
+{
+    const size_t bytes = (size_t)R * 16;
+    unsigned char *src = (unsigned char *)nvshmem_malloc(bytes);
+    unsigned char *dst = (unsigned char *)nvshmem_malloc(bytes);
+    uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
+    unsigned char *h = (unsigned char *)malloc(bytes);
+
+    REQUIRE(src && dst && sig && h, "sized: allocation failed");
+    for (size_t i = 0; i < bytes; i++)
+        h[i] = val<unsigned char>(me, i);
+    CUDA_CHECK(cudaMemcpy(src, h, bytes, cudaMemcpyHostToDevice));
+    clear(dst, bytes);
+    nvshmemx_put32_on_stream(dst, src, R / 4, right, st);
+    nvshmemx_put64_nbi_on_stream(dst + R, src + R, R / 8, right, st);
+    nvshmemx_putmem_nbi_on_stream(dst + 2 * R, src + 2 * R, R, right, st);
+    nvshmemx_put128_signal_on_stream(dst + 3 * R, src + 3 * R, R / 16, sig, 1, NVSHMEM_SIGNAL_ADD,
+                                     right, st);
+    nvshmemx_putmem_signal_nbi_on_stream(dst + 4 * R, src + 4 * R, R, sig, 1, NVSHMEM_SIGNAL_ADD,
+                                         right, st);
+    nvshmemx_put16_signal_nbi_on_stream(dst + 5 * R, src + 5 * R, R / 2, sig, 1,
+                                        NVSHMEM_SIGNAL_ADD, right, st);
+    nvshmemx_signal_wait_until_on_stream(sig, NVSHMEM_CMP_EQ, 3, st);
+    sync_all();
+    fetch(h, dst, 6 * R);
+    CHECK_RUN("put32, put64_nbi, putmem_nbi, put128_signal, putmem_signal_nbi, put16_signal_nbi "
+              "on stream", h, 6 * R, val<unsigned char>(left, i));
+    clear(dst, bytes);
+    nvshmemx_get8_on_stream(dst, src, R, right, st);
+    nvshmemx_get16_nbi_on_stream(dst + R, src + R, R / 2, right, st);
+    nvshmemx_getmem_nbi_on_stream(dst + 2 * R, src + 2 * R, R, right, st);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    fetch(h, dst, 3 * R);
+    CHECK_RUN("get8, get16_nbi, getmem_nbi on stream", h, 3 * R, val<unsigned char>(right, i));
+    clear(dst, bytes);
+    /* 16-byte elements: dst element 2k on the right = src element 3k here, k < R / 16 */
+    nvshmemx_iput128_on_stream(dst, src, 2, 3, R / 16, right, st);
+    sync_all();
+    fetch(h, dst, bytes);
+    CHECK_RUN("iput128_on_stream", h, bytes,
+              (i / 16) % 2 == 0 && i / 32 < R / 16 ? val<unsigned char>(left, (i / 32) * 48 + i % 16)
+                                                    : (unsigned char)0);
+    clear(dst, bytes);
+    /* 8-byte elements: dst element k here = src element 2k on the right, k < R / 8 */
+    nvshmemx_iget64_on_stream(dst, src, 1, 2, R / 8, right, st);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    fetch(h, dst, R);
+    CHECK_RUN("iget64_on_stream", h, R, val<unsigned char>(right, (i / 8) * 16 + i % 8));
+    nvshmem_barrier_all();
+    free(h);
+    nvshmem_free(sig);
+    nvshmem_free(dst);
+    nvshmem_free(src);
+}
+
+/* ---- Registered buffers --------------------------------------------------------------------- */
+/* n bytes from a pageable host buffer (registered) to the right neighbour's heap and back, and
+ * the same from cudaMalloc memory; small (a kernel) and large (a copy engine). */
+static void registered(size_t n)
+{
+    unsigned char *sym = (unsigned char *)nvshmem_malloc(n);
+    unsigned char *host = (unsigned char *)malloc(n), *back = (unsigned char *)malloc(n);
+    unsigned char *dev;
+    char what[96];
+
+    REQUIRE(sym && host && back, "registered(%zu): allocation failed", n);
+    CUDA_CHECK(cudaMalloc(&dev, n));
+    for (size_t i = 0; i < n; i++)
+        host[i] = val<unsigned char>(me, i);
+    EXPECT(nvshmemx_buffer_register(host, n) == 0, "buffer_register(host, %zu)", n);
+    EXPECT(nvshmemx_buffer_register(dev, n) == 0, "buffer_register(cudaMalloc, %zu)", n);
+    EXPECT(nvshmemx_buffer_register(host + 1, 1) != 0, "buffer_register of an overlap");
+    clear(sym, n);
+    nvshmemx_putmem_on_stream(sym, host, n, right, st);
+    sync_all();
+    memset(host, 0, n);
+    nvshmemx_getmem_on_stream(host, sym, n, me, st);
+    nvshmemx_getmem_on_stream(dev, sym, n, me, st);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(cudaMemcpy(back, dev, n, cudaMemcpyDeviceToHost));
+    snprintf(what, sizeof(what), "registered host buffer, %zu bytes", n);
+    CHECK_RUN(what, host, n, val<unsigned char>(left, i));
+    snprintf(what, sizeof(what), "registered device buffer, %zu bytes", n);
+    CHECK_RUN(what, back, n, val<unsigned char>(left, i));
+    EXPECT(nvshmemx_buffer_unregister(host) == 0, "buffer_unregister(host)");
+    EXPECT(nvshmemx_buffer_unregister(host) != 0, "buffer_unregister twice");
+    nvshmemx_buffer_unregister_all();
+    EXPECT(nvshmemx_buffer_unregister(dev) != 0, "buffer_unregister after unregister_all");
+    nvshmem_barrier_all();
+    CUDA_CHECK(cudaFree(dev));
+    free(back);
+    free(host);
+    nvshmem_free(sym);
+}
+
+/* ---- realloc, teams, versions, the module ------------------------------------------------- */
+static void heap_and_teams(void)
+{
+    int *a = (int *)nvshmem_malloc(N * sizeof(int)), *b, h[2 * N];
+    nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER, got;
+    nvshmem_team_t team;
+
+    for (int i = 0; i < N; i++)
+        h[i] = val<int>(me, i);
+    CUDA_CHECK(cudaMemcpy(a, h, N * sizeof(int), cudaMemcpyHostToDevice));
+    b = (int *)nvshmem_realloc(a, 2 * N * sizeof(int));
+    REQUIRE(b != NULL, "nvshmem_realloc returned NULL");
+    nvshmemx_int_put_on_stream(b + N, b, N, right, st);
+    sync_all();
+    fetch(h, b, 2 * N);
+    CHECK_RUN("nvshmem_realloc keeps the contents", h, N, val<int>(me, i));
+    CHECK_RUN("nvshmem_realloc block usable by peers", h + N, N, val<int>(left, i));
+    nvshmem_free(b);
+
+    EXPECT(sizeof(nvshmem_team_config_t) == 64 && sizeof(nvshmem_team_config_v1) == 64,
+           "team config: %zu bytes", sizeof(nvshmem_team_config_t));
+    config.num_contexts = 2;
+    EXPECT(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, npes, &config,
+                                      NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS, &team) == 0 &&
+               team != NVSHMEM_TEAM_INVALID,
+           "team_split_strided with a config");
+    memset(&got, 0xff, sizeof(got));
+    nvshmem_team_get_config(team, &got);
+    EXPECT(got.num_contexts == 2 && got.version == (2 << 16) + 64 &&
+               got.uniqueid == NVSHMEM_TEAM_UNIQUID_INITIALIZER,
+           "team_get_config: num_contexts %d, version %#x", got.num_contexts, got.version);
+    nvshmem_team_destroy(team);
+
+    int major = 0, minor = 0, patch = 0;
+    nvshmemx_vendor_get_version_info(&major, &minor, &patch);
+    EXPECT(major * 10000 + minor * 100 + patch == NVSHMEM_VENDOR_VERSION &&
+               NVSHMEM_VENDOR_VERSION == 30405,
+           "vendor version %d.%d.%d", major, minor, patch);
+    nvshmem_info_get_version(&major, &minor);
+    EXPECT(major == NVSHMEM_MAJOR_VERSION && minor == NVSHMEM_MINOR_VERSION,
+           "info_get_version %d.%d", major, minor);
+    char name[NVSHMEM_MAX_NAME_LEN];
+    nvshmem_info_get_name(name);
+    EXPECT(strcmp(name, NVSHMEM_VENDOR_STRING) == 0, "info_get_name '%s'", name);
+    EXPECT(nvshmemx_init_status() == NVSHMEM_STATUS_IS_INITIALIZED, "init_status");
+    EXPECT(nvshmemx_mc_ptr(NVSHMEM_TEAM_WORLD, &got) == NULL, "mc_ptr is NULL");
+}
+
+__global__ void grid_sized(int *x)
+{
+    if (threadIdx.x == 0)
+        atomicAdd(x, 1);
+}
+
+static void module(const char *path)
+{
+    CUmodule mod;
+    CUfunction f;
+    int *dest = (int *)nvshmem_calloc(1, sizeof(int)), got = -1, base = 1000, grid = 0;
+    void *args[] = {&dest, &base};
+
+    REQUIRE(cuModuleLoad(&mod, path) == CUDA_SUCCESS, "cuModuleLoad(%s)", path);
+    EXPECT(nvshmemx_cumodule_init(mod) == 0, "cumodule_init");
+    REQUIRE(cuModuleGetFunction(&f, mod, "module_p") == CUDA_SUCCESS, "module_p");
+    REQUIRE(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, st, args, NULL) == CUDA_SUCCESS,
+            "cuLaunchKernel");
+    sync_all();
+    fetch(&got, dest, 1);
+    EXPECT(got == base + left, "a kernel of the module: %d, expected %d", got, base + left);
+    EXPECT(nvshmemx_cumodule_finalize(mod) == 0, "cumodule_finalize");
+    cuModuleUnload(mod);
+
+    void *none[] = {&dest};
+    EXPECT(nvshmemx_collective_launch_query_gridsize((const void *)grid_sized, dim3(256), none, 0,
+                                                     &grid) == 0 && grid > 0,
+           "collective_launch_query_gridsize: %d", grid);
+    nvshmem_barrier_all();
+    nvshmem_free(dest);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gpu_nvcompat MODULE.cubin\n");
+        return 2;
+    }
+    REQUIRE(nvshmemx_init_status() == NVSHMEM_STATUS_NOT_INITIALIZED, "init_status before init");
+    nvshmem_init();
+    me = nvshmem_my_pe();
+    npes = nvshmem_n_pes();
+    right = (me + 1) % npes;
+    left = (me + npes - 1) % npes;
+    /* The PE's GPU (PEs may share one under SYMM_GPU_DEVICE). */
+    CUDA_CHECK(cudaSetDevice(shmemx_gpu_device()));
+    CUDA_CHECK(cudaStreamCreate(&st));
+
+    SYMM_TYPE_TABLE(RUN_ROW, _)
+    sized();
+    registered(1000);
+    registered(1 << 20);
+    heap_and_teams();
+    module(argv[1]);
+
+    int status = test_report("gpu_nvcompat");
+    CUDA_CHECK(cudaStreamDestroy(st));
+    nvshmem_finalize();
+    return status;
+}
