@@ -348,7 +348,7 @@ static const routine_t stream_wait[] = {
 
 /* symm/device.cuh: the warp and block forms of RMA, per type with device forms, per size and
  * for bytes (@ is the stem of the put: TYPE_put, put64 or putmem; ^ that of the get; & the
- * group, warp or block), and the block-scope collectives and reductions. */
+ * group, warp or block), and the warp and block forms of the collectives and reductions. */
 static const routine_t device_group[] = {
     {"void", "shmemx_@_&", "T *dest, const T *source, size_t nelems, int pe",
      "shmem_@ by every thread of a &, with the same arguments; they share the copy"},
@@ -367,19 +367,30 @@ static const routine_t device_group[] = {
      "int sig_op, int pe",
      "shmem_@_signal_nbi by every thread of a &, with the same arguments"},
     {0}};
+/* The strided forms of the group (@ the iput stem, ^ the iget stem: TYPE_iput or iput64). */
+static const routine_t device_strided[] = {
+    {"void", "shmemx_@_&",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "shmem_@ by every thread of a &, with the same arguments; they share the copy"},
+    {"void", "shmemx_^_&",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "shmem_^ by every thread of a &, with the same arguments; they share the copy"},
+    {0}};
 static const routine_t device_coll[] = {
-    {"int", "shmemx_@_alltoall_block", "shmem_team_t team, T *dest, const T *source, size_t nelems",
-     "shmem_@_alltoall by one block of every PE of team"},
-    {"int", "shmemx_@_fcollect_block", "shmem_team_t team, T *dest, const T *source, size_t nelems",
-     "shmem_@_fcollect by one block of every PE of team"},
-    {"int", "shmemx_@_broadcast_block",
+    {"int", "shmemx_@_alltoall_&", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "shmem_@_alltoall by one & of every PE of team"},
+    {"int", "shmemx_@_fcollect_&", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "shmem_@_fcollect by one & of every PE of team"},
+    {"int", "shmemx_@_broadcast_&",
      "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root",
-     "shmem_@_broadcast by one block of every PE of team"},
+     "shmem_@_broadcast by one & of every PE of team"},
     {0}};
 static const routine_t device_reduce[] = {
-    {"int", "shmemx_@_%_reduce_block",
+    {"int", "shmemx_@_%_reduce_&", "shmem_team_t team, T *dest, const T *source, size_t nreduce",
+     "shmem_@_%_reduce by one & of every PE of team"},
+    {"int", "shmemx_@_%_reducescatter_&",
      "shmem_team_t team, T *dest, const T *source, size_t nreduce",
-     "shmem_@_%_reduce by one block of every PE of team"},
+     "Team PE i's dest: part i (nreduce elements) of the $ of source over team; one &"},
     {0}};
 
 /* ---- Output ---------------------------------------------------------------------------------- */
@@ -495,24 +506,31 @@ static void family(const routine_t *f, const char *at, const char *type, const c
     family_in(f, &x, ctx, "");
 }
 
-/* Family f once per operator of the families that are set: bitwise, minmax, sumprod. */
+/* Family f once per operator of the families that are set: bitwise, minmax, sumprod (& is
+ * `group`). */
 static void family_ops(const routine_t *f, const row_t *r, int bitwise, int minmax, int sumprod,
-                       const char *prefix)
+                       const char *group, const char *prefix)
 {
     const char *const *fams[] = {bitwise ? ops_bitwise : NULL, minmax ? ops_minmax : NULL,
                                  sumprod ? ops_sumprod : NULL};
 
     for (size_t k = 0; k < 3; k++)
         for (const char *const *op = fams[k]; op && *op; op++) {
-            const subs_t x = {.at = r->name, .type = r->type, .op = *op};
+            const subs_t x = {.at = r->name, .type = r->type, .op = *op, .group = group};
             family_in(f, &x, 0, prefix);
         }
 }
 
 /* Family f once per reduction operator the row has. */
+static void reductions_in(const routine_t *f, const row_t *r, const char *group,
+                          const char *prefix)
+{
+    family_ops(f, r, r->col[BITRED], r->col[MINMAX], r->col[SUMPROD], group, prefix);
+}
+
 static void reductions(const routine_t *f, const row_t *r, const char *prefix)
 {
-    family_ops(f, r, r->col[BITRED], r->col[MINMAX], r->col[SUMPROD], prefix);
+    reductions_in(f, r, NULL, prefix);
 }
 
 static void open_file(const char *dir, const char *file, const char *guard, const char *what)
@@ -667,7 +685,7 @@ static void write_active(const char *dir)
             continue;
         row_heading(r);
         family_ops(to_all, r, r->col[TOBIT], r->col[TOALL] && r->col[MINMAX],
-                   r->col[TOALL] && r->col[SUMPROD], "");
+                   r->col[TOALL] && r->col[SUMPROD], NULL, "");
     }
     close_file();
 }
@@ -708,14 +726,26 @@ static void write_stream(const char *dir)
     close_file();
 }
 
-/* The group forms of one stem (TYPE_put and TYPE_get, put64 and get64, putmem and getmem). */
-static void device_groups(const char *put, const char *get, const char *type)
-{
-    static const char *const groups[] = {"warp", "block"};
+/* The group forms of one stem (TYPE_put and TYPE_get, put64 and get64, putmem and getmem),
+ * and with `strided` those of TYPE_iput and TYPE_iget (iput64 and iget64). */
+static const char *const groups[] = {"warp", "block"};
 
+static void device_groups(const char *put, const char *get, const char *type, int strided)
+{
+    char iput[64], iget[64];
+
+    snprintf(iput, sizeof(iput), "i%s", put);
+    snprintf(iget, sizeof(iget), "i%s", get);
+    if (strncmp(put, "put", 3) != 0) { /* TYPE_put: TYPE_iput */
+        snprintf(iput, sizeof(iput), "%.*siput", (int)(strlen(put) - 3), put);
+        snprintf(iget, sizeof(iget), "%.*siget", (int)(strlen(get) - 3), get);
+    }
     for (size_t g = 0; g < 2; g++) {
         const subs_t x = {.at = put, .get = get, .type = type, .group = groups[g]};
+        const subs_t xs = {.at = iput, .get = iget, .type = type, .group = groups[g]};
         family_in(device_group, &x, 0, "SYMM_DEVX ");
+        if (strided)
+            family_in(device_strided, &xs, 0, "SYMM_DEVX ");
     }
 }
 
@@ -724,8 +754,8 @@ static void write_device(const char *dir)
     open_file(
         dir, "device_group.cuh", "SYMM_GEN_DEVICE_GROUP_CUH",
         "The typed names of the device API (symm/device.cuh) that only kernels have: the warp\n"
-        " * and block forms of RMA and the block-scope collectives and reductions. SYMM_DEVX\n"
-        " * is static __device__ __forceinline__; device.cuh defines them.");
+        " * and block forms of RMA, collectives, reductions and reduce-scatters. SYMM_DEVX is\n"
+        " * static __device__ __forceinline__; device.cuh defines them.");
     for (size_t i = 0; i < NROWS; i++) {
         const row_t *r = &rows[i];
         char put[64], get[64];
@@ -734,12 +764,14 @@ static void write_device(const char *dir)
         row_heading(r);
         snprintf(put, sizeof(put), "%s_put", r->name);
         snprintf(get, sizeof(get), "%s_get", r->name);
-        if (r->col[RMA]) {
-            device_groups(put, get, r->type);
-            const subs_t x = {.at = r->name, .type = r->type};
-            family_in(device_coll, &x, 0, "SYMM_DEVX ");
+        if (r->col[RMA])
+            device_groups(put, get, r->type, 1);
+        for (size_t g = 0; g < 2; g++) {
+            const subs_t x = {.at = r->name, .type = r->type, .group = groups[g]};
+            if (r->col[RMA])
+                family_in(device_coll, &x, 0, "SYMM_DEVX ");
+            reductions_in(device_reduce, r, groups[g], "SYMM_DEVX ");
         }
-        reductions(device_reduce, r, "SYMM_DEVX ");
     }
     for (size_t i = 0; i <= NSIZES; i++) {
         const char *size = i < NSIZES ? sizes[i] : "mem";
@@ -748,7 +780,7 @@ static void write_device(const char *dir)
         heading(what);
         snprintf(put, sizeof(put), "put%s", size);
         snprintf(get, sizeof(get), "get%s", size);
-        device_groups(put, get, "void");
+        device_groups(put, get, "void", i < NSIZES);
     }
     close_file();
 }

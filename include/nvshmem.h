@@ -37,9 +37,12 @@
  * without those headers (nvshmemx_collective_launch and its grid-size query, which take dim3)
  * expands to an undeclared name saying so.
  *
- * Not (yet) there: collectives at thread and warp scope in kernels (block scope is there),
- * multicast (nvshmemx_mc_ptr answers NULL, as NVSHMEM does where multicast is off), teams made
- * from a team unique id (nvshmemx_team_init), external buffers made symmetric
+ * Collectives in kernels at thread, warp and block scope (nvshmem_int_fcollect by one thread,
+ * nvshmemx_int64_sum_reduce_warp, nvshmemx_int_sum_reducescatter_block, ...), as symm's
+ * device API has them (symm/device.cuh).
+ *
+ * Not (yet) there: multicast (nvshmemx_mc_ptr answers NULL, as NVSHMEM does where multicast is
+ * off), teams made from a team unique id (nvshmemx_team_init), external buffers made symmetric
  * (nvshmemx_buffer_register_symmetric): a compile error where a program names them.
  */
 #ifndef SYMM_NVSHMEM_H

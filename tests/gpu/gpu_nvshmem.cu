@@ -7,10 +7,11 @@
  * kernel, block-scope put and team reduction in kernels, device atomics, a team barrier in a
  * kernel started by nvshmemx_collective_launch, nvshmemx_signal_op, stream put, quiet,
  * reduction and alltoall, host collectives on device memory (reduction, broadcast, fcollect,
- * alltoall), typed block-scope collectives, a split team, nvshmem_ptr, and the host barrier
- * on a team. Every result is checked exactly. The program's own calls are NVSHMEM's; the checks
- * and the report line are the test harness's (tests/harness.h, included after the NVSHMEM
- * headers, so that those alone must declare what the program calls).
+ * alltoall), typed block-scope collectives, collectives by one thread and by a warp and a
+ * block reduce-scatter, a split team, nvshmem_ptr, and the host barrier on a team. Every
+ * result is checked exactly. The program's own calls are NVSHMEM's; the checks and the report
+ * line are the test harness's (tests/harness.h, included after the NVSHMEM headers, so that
+ * those alone must declare what the program calls).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,18 @@ __global__ void block_typed(int *all, int *dest, int *a2b, const int *src, const
     nvshmemx_int_fcollect_block(NVSHMEM_TEAM_WORLD, all, src, N);
     nvshmemx_int_broadcast_block(NVSHMEM_TEAM_WORLD, dest, src, N, n - 1);
     nvshmemx_int_alltoall_block(NVSHMEM_TEAM_WORLD, a2b, a2a, N);
+}
+
+/* Other scopes: one thread fcollects, a warp reduces, the block reduce-scatters a2a. */
+__global__ void scoped(int *all, int *sum, int *part, const int *src, const int *a2a)
+{
+    if (threadIdx.x == 0)
+        nvshmem_int_fcollect(NVSHMEM_TEAM_WORLD, all, src, N);
+    __syncthreads();
+    if (threadIdx.x < 32)
+        nvshmemx_int_sum_reduce_warp(NVSHMEM_TEAM_WORLD, sum, src, N);
+    __syncthreads();
+    nvshmemx_int_sum_reducescatter_block(NVSHMEM_TEAM_WORLD, part, a2a, N);
 }
 
 /* Every block of the grid passes a team barrier: all blocks must be resident. */
@@ -212,6 +225,29 @@ int main(void)
         for (int i = 0; i < N; i++)
             EXPECT(host[p * N + i] == p * 100000 + mype * N + i, "int_alltoall_block [%d][%d]: %d",
                    p, i, host[p * N + i]);
+
+    /* Thread and warp scope, and reduce-scatter: this PE's part of every PE's a2a. */
+    CUDA_CHECK(cudaMemset(all, 0, N * npes * sizeof(int)));
+    CUDA_CHECK(cudaMemset(sum, 0, N * sizeof(int)));
+    CUDA_CHECK(cudaMemset(dest, 0, N * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    scoped<<<1, 128, 0, stream>>>(all, sum, dest, src, a2a);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    nvshmem_barrier_all();
+    CUDA_CHECK(cudaMemcpy(host, all, N * npes * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < npes; p++)
+        for (int i = 0; i < N; i++)
+            EXPECT(host[p * N + i] == p * 1000 + i, "int_fcollect [%d][%d]: %d", p, i,
+                   host[p * N + i]);
+    CUDA_CHECK(cudaMemcpy(host, sum, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        EXPECT(host[i] == 1000 * npes * (npes - 1) / 2 + npes * i, "sum_reduce_warp [%d]: %d", i,
+               host[i]);
+    CUDA_CHECK(cudaMemcpy(host, dest, N * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        EXPECT(host[i] == 100000 * npes * (npes - 1) / 2 + npes * (mype * N + i),
+               "sum_reducescatter_block [%d]: %d", i, host[i]);
     nvshmem_free(all);
 
     /* A split team: a kernel of 8 blocks passes its barrier, then the host's. */

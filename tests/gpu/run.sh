@@ -49,7 +49,7 @@ nps="1 2"
 [ "$only_memcheck" = 1 ] && nps=""
 [ "$ngpus" -ge 2 ] || nps=1
 for np in $nps; do
-    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_heap gpu_demo gpu_nvshmem; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_scope gpu_team gpu_heap gpu_demo gpu_nvshmem; do
         run "$prog np$np" "$symmrun" -n "$np" --timeout 110 "$t/$prog"
     done
     run "gpu_nvcompat np$np" "$symmrun" -n "$np" --timeout 110 "$t/gpu_nvcompat" \
@@ -77,6 +77,9 @@ done
 # Two PEs on one GPU (where the machine has one GPU, the only 2-PE run of these).
 [ "$only_memcheck" = 1 ] || run "gpu_nvcompat np2 one GPU" env SYMM_GPU_DEVICE=0 \
     "$symmrun" -n 2 --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
+[ "$only_memcheck" = 1 ] || [ "$ngpus" -ge 2 ] ||
+    run "gpu_scope np2 one GPU" env SYMM_GPU_DEVICE=0 "$symmrun" -n 2 --timeout 110 \
+        "$t/gpu_scope"
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
 # The NVSHMEM program started as NVSHMEM programs are, by mpirun (the pmix bootstrap), where
@@ -129,7 +132,7 @@ if [ "${SYMM_GPU_TEST_SKIP_MEMCHECK:-0}" = 1 ]; then
     echo "memcheck: skipped (SYMM_GPU_TEST_SKIP_MEMCHECK=1)"
 elif case_timeout=${SYMM_GPU_MEMCHECK_TIMEOUT:-400} && cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null |
     head -1) && [ -n "$cs" ]; then
-    for prog in gpu_rma gpu_amo gpu_coll gpu_team gpu_demo gpu_nvshmem; do
+    for prog in gpu_rma gpu_amo gpu_coll gpu_scope gpu_team gpu_demo gpu_nvshmem; do
         run "memcheck $prog np$np" "$symmrun" -n "$np" --timeout $((case_timeout - 10)) "$cs" \
             --tool memcheck --error-exitcode 99 "$t/$prog"
     done

@@ -432,4 +432,62 @@ SYMM_DEV_API int shmem_team_sync(shmem_team_t team)
     return 0;
 }
 
+/* ---- Collectives: one thread per member, on any team ---------------------------------------- */
+SYMM_DEV_API int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source,
+                                   size_t nelems)
+{
+    return symm_dev_exchange_group<SYMM_THREAD, true>("shmem_alltoallmem", team, dest, source,
+                                                      nelems);
+}
+
+SYMM_DEV_API int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source,
+                                   size_t nelems)
+{
+    return symm_dev_exchange_group<SYMM_THREAD, false>("shmem_fcollectmem", team, dest, source,
+                                                       nelems);
+}
+
+SYMM_DEV_API int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
+                                    size_t nelems, int PE_root)
+{
+    return symm_dev_broadcast_group<SYMM_THREAD>("shmem_broadcastmem", team, dest, source,
+                                                 nelems, PE_root);
+}
+
+#define SYMM_API_COLL(NAME, T)                                                                   \
+    SYMM_DEV_API int shmem_##NAME##_alltoall(shmem_team_t team, T *dest, const T *source,       \
+                                             size_t nelems)                                     \
+    {                                                                                           \
+        return symm_dev_exchange_group<SYMM_THREAD, true>("shmem_" #NAME "_alltoall", team,     \
+                                                          dest, source, nelems * sizeof(T));    \
+    }                                                                                           \
+    SYMM_DEV_API int shmem_##NAME##_fcollect(shmem_team_t team, T *dest, const T *source,       \
+                                             size_t nelems)                                     \
+    {                                                                                           \
+        return symm_dev_exchange_group<SYMM_THREAD, false>("shmem_" #NAME "_fcollect", team,    \
+                                                           dest, source, nelems * sizeof(T));   \
+    }                                                                                           \
+    SYMM_DEV_API int shmem_##NAME##_broadcast(shmem_team_t team, T *dest, const T *source,      \
+                                              size_t nelems, int PE_root)                       \
+    {                                                                                           \
+        return symm_dev_broadcast_group<SYMM_THREAD>("shmem_" #NAME "_broadcast", team, dest,   \
+                                                     source, nelems * sizeof(T), PE_root);      \
+    }
+#define SYMM_API_COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,    \
+                          BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                   \
+    SYMM_IF_##DEV(SYMM_IF_##RMA(SYMM_API_COLL(NAME, T)))
+SYMM_TYPE_TABLE(SYMM_API_COLL_ROW, _)
+
+#define SYMM_API_REDUCE(NAME, T, OP)                                                             \
+    SYMM_DEV_API int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,  \
+                                                  size_t nreduce)                               \
+    {                                                                                           \
+        return symm_dev_reduce_group<SYMM_THREAD, SYMM_DEV_OP_##OP, T>(                         \
+            "shmem_" #NAME "_" #OP "_reduce", team, dest, source, nreduce);                     \
+    }
+#define SYMM_API_REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN,  \
+                            BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                 \
+    SYMM_DEV_ROW_OPS(SYMM_API_REDUCE, NAME, T, BITRED, MINMAX, SUMPROD, DEV)
+SYMM_TYPE_TABLE(SYMM_API_REDUCE_ROW, _)
+
 #endif

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * Device collectives: alltoall, fcollect, broadcast and reductions. One body serves the
- * block-scope device API (one block, channel 0 of 1, on any team: the team's slot has its own
- * flags, epoch count and scratch) and the library's on-stream kernels (world; block b of a
- * grid of G is channel b of G: it moves slice b of the data and synchronises only with block b
- * of every peer, so no block ever waits for another block of its own grid). "PE" below is a
- * member of the team; member i is world PE start + i * stride.
+ * Device collectives: alltoall, fcollect, broadcast, reductions and reduce-scatter. One body
+ * serves the device API at thread, warp and block scope (one group of the scope S, channel 0
+ * of 1, on any team: the team's slot has its own flags, epoch count and scratch) and the
+ * library's on-stream kernels (blocks; world; block b of a grid of G is channel b of G: it
+ * moves slice b of the data and synchronises only with block b of every peer, so no block
+ * ever waits for another block of its own grid). "PE" below is a member of the team; member i
+ * is world PE start + i * stride.
  *
  * Two protocols, chosen by the bytes one PE receives (the same on every PE):
  *  - small (one channel, every PE's part fits half a scratch buffer twice over): LL, as NCCL
@@ -20,11 +21,13 @@
  *  - large: ready flags first (every peer's buffers are in use by this collective), then the
  *    data moves straight between the users' buffers (alltoall and fcollect push into the
  *    peers' dest; broadcast pulls from the root; reductions: each PE combines its own slice of
- *    every PE's source and stores the result into every PE's dest), then done flags. Two
- *    latencies, no extra copy; flags are release stores after the block's data moves and
+ *    every PE's source and stores the result into every PE's dest; reduce-scatter: each PE
+ *    combines its part of every PE's source into its own dest), then done flags. Two
+ *    latencies, no extra copy; flags are release stores after the group's data moves and
  *    acquire loads before the next step.
- * A team's block-scope collectives must be called in the same order on every member, as one
- * sequence; the stream collectives are another sequence, the same on every PE.
+ * A team's collectives in kernels, whatever their scope, must be called in the same order on
+ * every member, as one sequence; the stream collectives are another sequence, the same on
+ * every PE.
  */
 #ifndef SYMM_IMPL_COLL_CUH
 #define SYMM_IMPL_COLL_CUH
@@ -32,9 +35,10 @@
 #include "symm/impl/sync.cuh"
 
 
-/* The reduction operators of the type table (SYMM_OPS): SYMM_DEV_OP_and, ... */
+/* The reduction operators of the type table (SYMM_OPS): SYMM_DEV_OP_and, ...; and maxloc, of
+ * the pair types (double2: the value in x, its location in y). */
 #define SYMM_DEV_OP_ID(A, B, OP) SYMM_DEV_OP_##OP,
-enum { SYMM_OPS(SYMM_DEV_OP_ID, _, _) };
+enum { SYMM_OPS(SYMM_DEV_OP_ID, _, _) SYMM_DEV_OP_maxloc };
 #undef SYMM_DEV_OP_ID
 
 /* One operator per struct, so that a type meets only the operators it is instantiated with
@@ -54,7 +58,16 @@ SYMM_DEV_OP(SYMM_DEV_OP_max, b > a ? b : a)
 SYMM_DEV_OP(SYMM_DEV_OP_and, a & b)
 SYMM_DEV_OP(SYMM_DEV_OP_or, a | b)
 SYMM_DEV_OP(SYMM_DEV_OP_xor, a ^ b)
+/* The larger value; of equal values the smaller location, so that every PE gets the same pair
+ * whatever the order it combines them in. */
+SYMM_DEV_OP(SYMM_DEV_OP_maxloc, b.x > a.x || (b.x == a.x && b.y < a.y) ? b : a)
 #undef SYMM_DEV_OP
+
+/* X(NAME, T, OP) once per reduction operator of a type table row with device forms. */
+#define SYMM_DEV_ROW_OPS(X, NAME, T, BITRED, MINMAX, SUMPROD, DEV)                               \
+    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(X, NAME, T))                                \
+                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(X, NAME, T))                                 \
+                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(X, NAME, T)))
 
 template <int OP, typename T> SYMM_DEV T symm_dev_combine(T a, T b)
 {
@@ -116,30 +129,20 @@ SYMM_DEV char *symm_dev_ll_buf(const symm_dev_cc_t &c, unsigned long long e, int
     return in->team_scratch[c.t.slot][e & 1];
 }
 
-/* Block-wide: the next value of this PE's counter *count. */
-SYMM_DEV unsigned long long symm_dev_coll_enter(unsigned long long *count)
-{
-    __shared__ unsigned long long epoch_sh;
-    volatile unsigned long long *c = count;
-
-    __syncthreads();
-    if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {
-        epoch_sh = *c + 1;
-        *c = epoch_sh;
-    }
-    __syncthreads();
-    return epoch_sh;
-}
-
-/* A block-scope collective of team t. */
-SYMM_DEV symm_dev_cc_t symm_dev_cc_block(const symm_dev_tv_t &t)
+/* A collective of team t in kernels, called by one group of scope S per member. */
+template <int S> SYMM_DEV symm_dev_cc_t symm_dev_cc_group(const symm_dev_tv_t &t)
 {
     symm_dev_cc_t c;
 
     c.t = t;
     c.chan = -1;
-    c.e = symm_dev_coll_enter(&symm_dev_internal(symm_dev_c.my_pe)->coll_epoch[t.slot]);
+    c.e = symm_dev_group_next<S>(&symm_dev_internal(symm_dev_c.my_pe)->coll_epoch[t.slot]);
     return c;
+}
+
+SYMM_DEV symm_dev_cc_t symm_dev_cc_block(const symm_dev_tv_t &t)
+{
+    return symm_dev_cc_group<SYMM_BLOCK>(t);
 }
 
 /* Channel ch of a stream kernel of team t (the world: slot 0). */
@@ -150,43 +153,49 @@ SYMM_DEV symm_dev_cc_t symm_dev_cc_channel(const symm_dev_tv_t &t, int ch)
 
     c.t = t;
     c.chan = ch;
-    c.e = symm_dev_coll_enter(t.slot == 0 ? &in->chan_epoch[ch].v : &in->tch_epoch[t.slot][ch]);
+    c.e = symm_dev_group_next<SYMM_BLOCK>(t.slot == 0 ? &in->chan_epoch[ch].v
+                                                    : &in->tch_epoch[t.slot][ch]);
     return c;
 }
 
-/* Block-wide, after a __syncthreads that follows the block's data stores. */
-SYMM_DEV void symm_dev_coll_post(const symm_dev_cc_t &c, int which)
+/* Group-wide, after a group barrier that follows the group's data stores. */
+template <int S> SYMM_DEV void symm_dev_coll_post(const symm_dev_cc_t &c, int which)
 {
-    const int tid = (int)symm_dev_tid<SYMM_BLOCK>(), nth = (int)symm_dev_nth<SYMM_BLOCK>();
+    const int tid = (int)symm_dev_tid<S>(), nth = (int)symm_dev_nth<S>();
 
     for (int i = tid; i < c.t.size; i += nth)
         symm_dev_st_release(symm_dev_flags(c, which, symm_dev_member(c.t, i)) + c.t.me, c.e);
 }
 
-SYMM_DEV void symm_dev_coll_wait(const symm_dev_cc_t &c, int which)
+template <int S> SYMM_DEV void symm_dev_coll_wait(const symm_dev_cc_t &c, int which)
 {
     const unsigned long long *w = symm_dev_flags(c, which, symm_dev_c.my_pe);
-
-    const int tid = (int)symm_dev_tid<SYMM_BLOCK>(), nth = (int)symm_dev_nth<SYMM_BLOCK>();
+    const int tid = (int)symm_dev_tid<S>(), nth = (int)symm_dev_nth<S>();
 
     for (int i = tid; i < c.t.size; i += nth)
         while (symm_dev_ld_acquire(w + i) < c.e)
             ;
-    __syncthreads();
+    symm_dev_sync<S>();
 }
 
-SYMM_DEV void symm_dev_coll_exchange(const symm_dev_cc_t &c, int which)
+template <int S> SYMM_DEV void symm_dev_coll_exchange(const symm_dev_cc_t &c, int which)
 {
-    __syncthreads();
-    symm_dev_coll_post(c, which);
-    symm_dev_coll_wait(c, which);
+    symm_dev_sync<S>();
+    symm_dev_coll_post<S>(c, which);
+    symm_dev_coll_wait<S>(c, which);
 }
 
 /* ---- LL (small protocol) -------------------------------------------------------------------
  * A part of `bytes` travels as ll_words(bytes) words (even, at least 2), two per 16-byte
  * store; the parts for this PE sit in its buffer of the epoch by source member, ll_words * 8
  * bytes apart. */
-enum { SYMM_COLL_ALLTOALL, SYMM_COLL_FCOLLECT, SYMM_COLL_BROADCAST, SYMM_COLL_REDUCE };
+enum {
+    SYMM_COLL_ALLTOALL,
+    SYMM_COLL_FCOLLECT,
+    SYMM_COLL_BROADCAST,
+    SYMM_COLL_REDUCE,
+    SYMM_COLL_REDUCESCATTER
+};
 
 SYMM_DEV size_t symm_dev_ll_words(size_t bytes)
 {
@@ -232,7 +241,7 @@ SYMM_DEV const char *symm_dev_ll_src(const symm_dev_cc_t &c, int kind, const voi
                                      size_t bytes, int root, int m, size_t *len)
 {
     *len = bytes;
-    if (kind == SYMM_COLL_ALLTOALL)
+    if (kind == SYMM_COLL_ALLTOALL || kind == SYMM_COLL_REDUCESCATTER)
         return (const char *)src + (size_t)m * bytes;
     if (kind == SYMM_COLL_BROADCAST && c.t.me != root)
         *len = 0;
@@ -243,7 +252,7 @@ SYMM_DEV char *symm_dev_ll_dst(const symm_dev_cc_t &c, int kind, void *dest, cha
                                size_t bytes, int root, int k, size_t *len)
 {
     *len = bytes;
-    if (kind == SYMM_COLL_REDUCE)
+    if (kind == SYMM_COLL_REDUCE || kind == SYMM_COLL_REDUCESCATTER)
         return staging + (size_t)k * ((bytes + 3) & ~(size_t)3);
     if (kind == SYMM_COLL_BROADCAST) {
         if (k != root || c.t.me == root)
@@ -287,20 +296,22 @@ SYMM_DEV void symm_dev_ll_load(const unsigned long long *w, unsigned long long *
                  : "memory");
 }
 
-/* Block-wide, pairs [p0, p1) of every part: sends this PE's, waits for every member's and puts
+/* Group-wide, pairs [p0, p1) of every part: sends this PE's, waits for every member's and puts
  * them in place (dest, or for reductions the staging area, part k at k * bytes rounded up to
  * 4). Each thread keeps two pairs in flight (loads before stores, polls before checks), so a
- * pair costs a latency once. Not inlined: one body per module, its registers its own. */
+ * pair costs a latency once. Not inlined: one body per module and scope, its registers its
+ * own. */
+template <int S>
 static __device__ __noinline__ void symm_dev_ll_move(const symm_dev_cc_t c, int kind, void *dest,
                                                      const void *src, size_t bytes, int root,
                                                      char *buf, char *staging, unsigned flag,
                                                      size_t p0, size_t p1)
 {
-    const size_t nth = symm_dev_nth<SYMM_BLOCK>(), pairs = symm_dev_ll_words(bytes) / 2;
+    const size_t nth = symm_dev_nth<S>(), pairs = symm_dev_ll_words(bytes) / 2;
     const size_t m = p1 - p0, total = (size_t)c.t.size * m;
     const unsigned long long f = (unsigned long long)flag << 32;
 
-    for (size_t g = symm_dev_tid<SYMM_BLOCK>(); g < total; g += 2 * nth) {
+    for (size_t g = symm_dev_tid<S>(); g < total; g += 2 * nth) {
         unsigned long long a0, b0, a1 = 0, b1 = 0, *w1 = NULL;
         unsigned long long *w0 =
             symm_dev_ll_pack(c, kind, src, bytes, root, buf, f, g, m, p0, &a0, &b0);
@@ -310,7 +321,7 @@ static __device__ __noinline__ void symm_dev_ll_move(const symm_dev_cc_t c, int 
         if (w1)
             symm_dev_ll_store(w1, a1, b1);
     }
-    for (size_t g = symm_dev_tid<SYMM_BLOCK>(); g < total; g += 2 * nth) {
+    for (size_t g = symm_dev_tid<S>(); g < total; g += 2 * nth) {
         const bool two = g + nth < total;
         const unsigned long long *w0 = (const unsigned long long *)buf +
                                        ((g / m) * pairs + p0 + g % m) * 2;
@@ -334,24 +345,24 @@ static __device__ __noinline__ void symm_dev_ll_move(const symm_dev_cc_t c, int 
         symm_dev_scatter4(d, 8 * (p0 + (g + nth) % m), len, (unsigned)a1);
         symm_dev_scatter4(d, 8 * (p0 + (g + nth) % m) + 4, len, (unsigned)b1);
     }
-    __syncthreads();
+    symm_dev_sync<S>();
 }
 
-/* The small protocol of one collective at epoch e, this block's pairs [p0, p1): the exchange,
+/* The small protocol of one collective at epoch e, this group's pairs [p0, p1): the exchange,
  * then the reduction of those bytes (reductions) or the root's own copy (broadcast). */
-template <int OP, typename T>
+template <int S, int OP, typename T>
 SYMM_DEV void symm_dev_ll_coll(const symm_dev_cc_t &c, int kind, void *dest, const void *src,
                                size_t bytes, int root, unsigned long long e, size_t p0,
                                size_t p1)
 {
     const int n = c.t.size;
-    const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
     char *buf = symm_dev_ll_buf(c, e, symm_dev_c.my_pe);
     char *staging = buf + symm_dev_scratch_len(c) / 2;
     size_t lo = 8 * p0 < bytes ? 8 * p0 : bytes, hi = 8 * p1 < bytes ? 8 * p1 : bytes;
 
-    symm_dev_ll_move(c, kind, dest, src, bytes, root, buf, staging, (unsigned)e, p0, p1);
-    if (kind == SYMM_COLL_REDUCE) {
+    symm_dev_ll_move<S>(c, kind, dest, src, bytes, root, buf, staging, (unsigned)e, p0, p1);
+    if (kind == SYMM_COLL_REDUCE || kind == SYMM_COLL_REDUCESCATTER) {
         const size_t stride = ((bytes + 3) & ~(size_t)3) / sizeof(T);
         const T *parts = (const T *)staging;
         for (size_t i = lo / sizeof(T) + tid; i < hi / sizeof(T); i += nth) {
@@ -360,10 +371,10 @@ SYMM_DEV void symm_dev_ll_coll(const symm_dev_cc_t &c, int kind, void *dest, con
                 acc = symm_dev_combine<OP, T>(acc, parts[(size_t)k * stride + i]);
             ((T *)dest)[i] = acc;
         }
-        __syncthreads();
+        symm_dev_sync<S>();
     } else if (kind == SYMM_COLL_BROADCAST && c.t.me == root && dest != src) {
         symm_dev_copy<false>((char *)dest + lo, (const char *)src + lo, hi - lo, tid, nth);
-        __syncthreads();
+        symm_dev_sync<S>();
     }
 }
 
@@ -379,72 +390,72 @@ SYMM_DEV void symm_dev_ll_stream(int kind, void *dest, const void *src, size_t b
     c.chan = 0; /* the stream scratch; the small protocol has no flags */
     c.e = epoch;
     symm_dev_split(symm_dev_ll_words(bytes) / 2, 1, blockIdx.x, gridDim.x, &p0, &p1);
-    symm_dev_ll_coll<OP, T>(c, kind, dest, src, bytes, root, epoch, p0, p1);
+    symm_dev_ll_coll<SYMM_BLOCK, OP, T>(c, kind, dest, src, bytes, root, epoch, p0, p1);
 }
 
 /* ---- alltoall and fcollect: member me sends part j (alltoall: src + j * nbytes; fcollect:
  * src) to dest + me * nbytes on member j. Channel ch of nch moves its slice of every part. */
-template <bool ALLTOALL>
+template <int S, bool ALLTOALL>
 SYMM_DEV void symm_dev_exchange(const symm_dev_cc_t &c, void *dest, const void *src,
                                 size_t nbytes, int ch, int nch)
 {
     const int me = c.t.me, n = c.t.size;
-    const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
     const char *s = (const char *)src;
 
     if (symm_dev_ll_fits(c, nbytes, nch)) {
-        symm_dev_ll_coll<SYMM_DEV_OP_sum, char>(c,
-                                                ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT,
-                                                dest, src, nbytes, 0, c.e, 0,
-                                                symm_dev_ll_words(nbytes) / 2);
+        symm_dev_ll_coll<S, SYMM_DEV_OP_sum, char>(
+            c, ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, c.e, 0,
+            symm_dev_ll_words(nbytes) / 2);
         return;
     }
     size_t lo, hi;
     symm_dev_split(nbytes, 16, ch, nch, &lo, &hi);
-    symm_dev_coll_exchange(c, SYMM_FLAG_READY);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_READY);
     for (int k = 1; k <= n; k++) {
         int j = me + k < n ? me + k : me + k - n;
         char *d = symm_dev_xlate((char *)dest, symm_dev_member(c.t, j)) + (size_t)me * nbytes;
         symm_dev_copy<false>(d + lo, (ALLTOALL ? s + (size_t)j * nbytes : s) + lo, hi - lo, tid,
                              nth);
     }
-    symm_dev_coll_exchange(c, SYMM_FLAG_DONE);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_DONE);
 }
 
 /* ---- broadcast: root's src to dest on every member, the root's own dest included (root is a
  * member index). Large data is pulled: every member loads its slice from the root while the
  * root copies its own, so the data crosses each link once and nothing waits for a local copy. */
+template <int S>
 SYMM_DEV void symm_dev_broadcast(const symm_dev_cc_t &c, void *dest, const void *src,
                                  size_t nbytes, int root, int ch, int nch)
 {
-    const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
 
     if (symm_dev_ll_fits(c, nbytes, nch)) {
-        symm_dev_ll_coll<SYMM_DEV_OP_sum, char>(c, SYMM_COLL_BROADCAST, dest, src, nbytes, root,
-                                                c.e, 0, symm_dev_ll_words(nbytes) / 2);
+        symm_dev_ll_coll<S, SYMM_DEV_OP_sum, char>(c, SYMM_COLL_BROADCAST, dest, src, nbytes,
+                                                   root, c.e, 0, symm_dev_ll_words(nbytes) / 2);
         return;
     }
     size_t lo, hi;
     symm_dev_split(nbytes, 16, ch, nch, &lo, &hi);
-    symm_dev_coll_exchange(c, SYMM_FLAG_READY);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_READY);
     if (c.t.me != root)
         symm_dev_copy<true>((char *)dest + lo,
                             symm_dev_xlate((const char *)src, symm_dev_member(c.t, root)) + lo,
                             hi - lo, tid, nth);
     else if (dest != src)
         symm_dev_copy<false>((char *)dest + lo, (const char *)src + lo, hi - lo, tid, nth);
-    symm_dev_coll_exchange(c, SYMM_FLAG_DONE);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_DONE);
 }
 
-/* Combines [lo, hi) of every member's src and stores the result into every member's dest:
- * 16-byte vectors (lo is a multiple of a vector; src and dest of the heap are 16-byte
- * aligned), two of them per thread and per member in flight before the first use, then the
- * scalar tail. */
+/* Combines [lo, hi) of every member's src and stores the result into every member's dest
+ * (everyone) or into this PE's (reduce-scatter): 16-byte vectors where src and dest are
+ * 16-byte aligned (those of the heap are; lo is a multiple of a vector), two of them per
+ * thread and per member in flight before the first use, then the scalar tail. */
 template <int OP, typename T>
 SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *src, size_t lo,
-                                    size_t hi, unsigned tid, unsigned nth)
+                                    size_t hi, unsigned tid, unsigned nth, bool everyone)
 {
-    const int me = t.me, n = t.size;
+    const int me = t.me, n = t.size, nd = everyone ? t.size : 1;
     const size_t per = sizeof(T) <= 16 ? 16 / sizeof(T) : 1;
     union vec {
         uint4 u;
@@ -470,7 +481,7 @@ SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *sr
                 b.e[j] = symm_dev_combine<OP, T>(b.e[j], d.e[j]);
             }
         }
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < nd; k++) {
             int j = me + k < n ? me + k : me + k - n;
             uint4 *d = (uint4 *)symm_dev_xlate(dest, symm_dev_member(t, j));
             d[v] = a.u;
@@ -487,7 +498,7 @@ SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *sr
             for (size_t j = 0; j < per; j++)
                 a.e[j] = symm_dev_combine<OP, T>(a.e[j], c.e[j]);
         }
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < nd; k++) {
             int j = me + k < n ? me + k : me + k - n;
             ((uint4 *)symm_dev_xlate(dest, symm_dev_member(t, j)))[v] = a.u;
         }
@@ -497,7 +508,7 @@ SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *sr
         for (int k = 1; k < n; k++)
             acc = symm_dev_combine<OP, T>(
                 acc, symm_dev_ldcg(symm_dev_xlate(src, symm_dev_member(t, k)) + i));
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < nd; k++) {
             int j = me + k < n ? me + k : me + k - n;
             symm_dev_xlate(dest, symm_dev_member(t, j))[i] = acc;
         }
@@ -505,16 +516,16 @@ SYMM_DEV void symm_dev_reduce_slice(const symm_dev_tv_t &t, T *dest, const T *sr
 }
 
 /* ---- reductions: dest[i] = src_0[i] op src_1[i] op ... in member order, on every member. -- */
-template <int OP, typename T>
+template <int S, int OP, typename T>
 SYMM_DEV void symm_dev_reduce(const symm_dev_cc_t &c, T *dest, const T *src, size_t nreduce,
                               int ch, int nch)
 {
-    const unsigned tid = symm_dev_tid<SYMM_BLOCK>(), nth = symm_dev_nth<SYMM_BLOCK>();
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
     const size_t nbytes = nreduce * sizeof(T);
 
     if (symm_dev_ll_fits(c, nbytes, nch)) {
-        symm_dev_ll_coll<OP, T>(c, SYMM_COLL_REDUCE, dest, src, nbytes, 0, c.e, 0,
-                                symm_dev_ll_words(nbytes) / 2);
+        symm_dev_ll_coll<S, OP, T>(c, SYMM_COLL_REDUCE, dest, src, nbytes, 0, c.e, 0,
+                                   symm_dev_ll_words(nbytes) / 2);
         return;
     }
     /* Channel slice, then this member's share of it, on 16-byte boundaries. */
@@ -523,9 +534,76 @@ SYMM_DEV void symm_dev_reduce(const symm_dev_cc_t &c, T *dest, const T *src, siz
     symm_dev_split(chi - clo, 16 / sizeof(T) ? 16 / sizeof(T) : 1, c.t.me, c.t.size, &lo, &hi);
     lo += clo;
     hi += clo;
-    symm_dev_coll_exchange(c, SYMM_FLAG_READY);
-    symm_dev_reduce_slice<OP, T>(c.t, dest, src, lo, hi, tid, nth);
-    symm_dev_coll_exchange(c, SYMM_FLAG_DONE);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_READY);
+    symm_dev_reduce_slice<OP, T>(c.t, dest, src, lo, hi, tid, nth, true);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_DONE);
+}
+
+/* ---- reduce-scatter: every member's src holds n parts of nreduce elements; member m's dest
+ * gets dest[i] = src_0[m * nreduce + i] op src_1[m * nreduce + i] op ..., in member order.
+ * Small data: each part goes to its member, as alltoall sends, and is combined there. Large:
+ * each member combines its own part of every member's src (loads across the links), so the
+ * done flags only say that the sources may change again. */
+template <int S, int OP, typename T>
+SYMM_DEV void symm_dev_reducescatter(const symm_dev_cc_t &c, T *dest, const T *src,
+                                     size_t nreduce, int ch, int nch)
+{
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
+    const size_t nbytes = nreduce * sizeof(T);
+
+    if (symm_dev_ll_fits(c, nbytes, nch)) {
+        symm_dev_ll_coll<S, OP, T>(c, SYMM_COLL_REDUCESCATTER, dest, src, nbytes, 0, c.e, 0,
+                                   symm_dev_ll_words(nbytes) / 2);
+        return;
+    }
+    size_t lo, hi;
+    symm_dev_split(nreduce, 16 / sizeof(T) ? 16 / sizeof(T) : 1, ch, nch, &lo, &hi);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_READY);
+    symm_dev_reduce_slice<OP, T>(c.t, dest, src + (size_t)c.t.me * nreduce, lo, hi, tid, nth,
+                                 false);
+    symm_dev_coll_exchange<S>(c, SYMM_FLAG_DONE);
+}
+
+/* ---- The device API's collectives: one group of scope S per member, on team `team` (a
+ * handle), named `call` in a report. They return 0. */
+template <int S, bool ALLTOALL>
+SYMM_DEV int symm_dev_exchange_group(const char *call, const void *team, void *dest,
+                                     const void *source, size_t nbytes)
+{
+    symm_dev_cc_t c = symm_dev_cc_group<S>(symm_dev_team(call, team));
+    symm_dev_exchange<S, ALLTOALL>(c, dest, source, nbytes, 0, 1);
+    return 0;
+}
+
+template <int S>
+SYMM_DEV int symm_dev_broadcast_group(const char *call, const void *team, void *dest,
+                                      const void *source, size_t nbytes, int PE_root)
+{
+    symm_dev_tv_t t = symm_dev_team(call, team);
+#if SYMM_DEV_CHECKS
+    if ((unsigned)PE_root >= (unsigned)t.size)
+        symm_dev_fail(SYMM_DEV_ERR_PE, call, PE_root, dest, nbytes);
+#endif
+    symm_dev_broadcast<S>(symm_dev_cc_group<S>(t), dest, source, nbytes, PE_root, 0, 1);
+    return 0;
+}
+
+template <int S, int OP, typename T>
+SYMM_DEV int symm_dev_reduce_group(const char *call, const void *team, T *dest, const T *source,
+                                   size_t nreduce)
+{
+    symm_dev_cc_t c = symm_dev_cc_group<S>(symm_dev_team(call, team));
+    symm_dev_reduce<S, OP, T>(c, dest, source, nreduce, 0, 1);
+    return 0;
+}
+
+template <int S, int OP, typename T>
+SYMM_DEV int symm_dev_reducescatter_group(const char *call, const void *team, T *dest,
+                                          const T *source, size_t nreduce)
+{
+    symm_dev_cc_t c = symm_dev_cc_group<S>(symm_dev_team(call, team));
+    symm_dev_reducescatter<S, OP, T>(c, dest, source, nreduce, 0, 1);
+    return 0;
 }
 
 #endif

@@ -130,17 +130,20 @@ template <typename T> SYMM_DEV T symm_dev_load_acquire(const T *p)
     return r.t;
 }
 
-/* A load that skips L1, of a 1, 2, 4 or 8-byte object of any type (another GPU's memory). */
+/* A load that skips L1, of a 1, 2, 4, 8 or 16-byte object of any type (another GPU's memory). */
 template <typename T> SYMM_DEV T symm_dev_ldcg(const T *p)
 {
     union {
         T t;
+        uint4 u16;
         unsigned long long u8;
         unsigned u4;
         unsigned short u2;
         unsigned char u1;
     } r;
-    if (sizeof(T) == 8)
+    if (sizeof(T) == 16)
+        r.u16 = __ldcg((const uint4 *)p);
+    else if (sizeof(T) == 8)
         r.u8 = __ldcg((const unsigned long long *)p);
     else if (sizeof(T) == 4)
         r.u4 = __ldcg((const unsigned *)p);

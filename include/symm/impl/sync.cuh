@@ -194,29 +194,39 @@ SYMM_DEV size_t symm_dev_wait_some(const char *call, T *ivars, size_t n, size_t 
     return k;
 }
 
-/* ---- Barrier ------------------------------------------------------------------------------
- * Team t (the world: symm_dev_world(0)); called by one thread, warp or block per member. */
-template <int S> SYMM_DEV void symm_dev_team_barrier(const symm_dev_tv_t &t, bool quiet)
+/* Group-wide: the next value of this PE's counter *count, counted by one thread and handed to
+ * every thread of the group. It begins with a group barrier, which also frees the block's
+ * shared word from the previous call. */
+template <int S> SYMM_DEV unsigned long long symm_dev_group_next(unsigned long long *count)
 {
-    __shared__ unsigned long long epoch_sh;
-    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
-    symm_dev_internal_t *mine = symm_dev_internal(symm_dev_c.my_pe);
-    volatile unsigned long long *count = &mine->bar_epoch[t.slot];
+    __shared__ unsigned long long next_sh;
+    volatile unsigned long long *c = count;
     unsigned long long e = 0;
 
     symm_dev_sync<S>();
-    if (tid == 0) {
-        e = *count + 1;
-        *count = e;
+    if (symm_dev_tid<S>() == 0) {
+        e = *c + 1;
+        *c = e;
     }
     if (S == SYMM_WARP) {
         e = __shfl_sync(0xffffffffu, e, 0);
     } else if (S == SYMM_BLOCK) {
-        if (tid == 0)
-            epoch_sh = e;
+        if (symm_dev_tid<S>() == 0)
+            next_sh = e;
         __syncthreads();
-        e = epoch_sh;
+        e = next_sh;
     }
+    return e;
+}
+
+/* ---- Barrier ------------------------------------------------------------------------------
+ * Team t (the world: symm_dev_world(0)); called by one thread, warp or block per member. */
+template <int S> SYMM_DEV void symm_dev_team_barrier(const symm_dev_tv_t &t, bool quiet)
+{
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
+    symm_dev_internal_t *mine = symm_dev_internal(symm_dev_c.my_pe);
+    const unsigned long long e = symm_dev_group_next<S>(&mine->bar_epoch[t.slot]);
+
     /* One thread storing to every PE fences once; group lanes each release their own store. */
     if (quiet && S == SYMM_THREAD)
         symm_dev_fence_release_sys();

@@ -134,10 +134,10 @@ static __device__ void symm_k_exchange(void *dest, const void *src, size_t nbyte
         symm_dev_ll_stream<SYMM_DEV_OP_sum, char>(
             ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, ll);
     else if (tv.slot == 0 || gridDim.x > 1)
-        symm_dev_exchange<ALLTOALL>(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes,
-                                    blockIdx.x, gridDim.x);
+        symm_dev_exchange<SYMM_BLOCK, ALLTOALL>(symm_dev_cc_channel(tv, blockIdx.x), dest, src,
+                                                nbytes, blockIdx.x, gridDim.x);
     else
-        symm_dev_exchange<ALLTOALL>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
+        symm_dev_exchange<SYMM_BLOCK, ALLTOALL>(symm_dev_cc_block(tv), dest, src, nbytes, 0, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
@@ -162,10 +162,10 @@ extern "C" __global__ void __launch_bounds__(1024)
         symm_dev_ll_stream<SYMM_DEV_OP_sum, char>(SYMM_COLL_BROADCAST, dest, src, nbytes, root,
                                                   ll);
     else if (tv.slot == 0 || gridDim.x > 1)
-        symm_dev_broadcast(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes, root,
-                           blockIdx.x, gridDim.x);
+        symm_dev_broadcast<SYMM_BLOCK>(symm_dev_cc_channel(tv, blockIdx.x), dest, src, nbytes,
+                                       root, blockIdx.x, gridDim.x);
     else
-        symm_dev_broadcast(symm_dev_cc_block(tv), dest, src, nbytes, root, 0, 1);
+        symm_dev_broadcast<SYMM_BLOCK>(symm_dev_cc_block(tv), dest, src, nbytes, root, 0, 1);
 }
 
 /* symm_k_reduce_KIND_OP for every kind of the type table's SYMM_GPU_KINDS and every operator
@@ -178,10 +178,11 @@ extern "C" __global__ void __launch_bounds__(1024)
             symm_dev_ll_stream<SYMM_DEV_OP_##OP, T>(SYMM_COLL_REDUCE, dest, src, n * sizeof(T), \
                                                     0, ll);                                     \
         else if (tv.slot == 0 || gridDim.x > 1)                                                 \
-            symm_dev_reduce<SYMM_DEV_OP_##OP, T>(symm_dev_cc_channel(tv, blockIdx.x), dest,     \
-                                                 src, n, blockIdx.x, gridDim.x);                \
+            symm_dev_reduce<SYMM_BLOCK, SYMM_DEV_OP_##OP, T>(                                   \
+                symm_dev_cc_channel(tv, blockIdx.x), dest, src, n, blockIdx.x, gridDim.x);      \
         else                                                                                    \
-            symm_dev_reduce<SYMM_DEV_OP_##OP, T>(symm_dev_cc_block(tv), dest, src, n, 0, 1);    \
+            symm_dev_reduce<SYMM_BLOCK, SYMM_DEV_OP_##OP, T>(symm_dev_cc_block(tv), dest, src,  \
+                                                             n, 0, 1);                          \
     }
 #define SYMM_K_REDUCE_KIND(A, KIND, T, BIT)                                                      \
     SYMM_IF_##BIT(SYMM_OPS_BITWISE(SYMM_K_REDUCE, KIND, T))                                     \
