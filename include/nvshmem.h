@@ -300,8 +300,7 @@ static inline int nvshmem_team_split_2d(shmem_team_t parent_team, int xrange,
 SYMM_NV_FN int symm_nv_barrier(shmem_team_t team)
 {
 #ifdef __CUDA_ARCH__
-    shmemx_barrier(team);
-    return 0;
+    return shmemx_barrier(team);
 #else
     shmem_quiet();
     return shmem_team_sync(team);
@@ -317,6 +316,25 @@ SYMM_NV_FN void symm_nv_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_o
         shmem_signal_add(sig_addr, signal, pe);
 }
 #define nvshmemx_signal_op symm_nv_signal_op
+
+#ifdef __CUDACC__
+/* NVSHMEM 3.4 also declares nvshmemx_put6_signal_warp, _block and their _nbi forms, whose size
+ * list says 6 where it means 16: they put nelems * (6 / 8) bytes, none, then update the
+ * signal. Here too, so that a program naming them builds and behaves as it does there. */
+#define SYMM_NV_PUT6_SIGNAL(SUFFIX)                                                              \
+    static __device__ inline void nvshmemx_put6_signal##SUFFIX(                                 \
+        void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
+        int sig_op, int pe)                                                                     \
+    {                                                                                           \
+        (void)nelems;                                                                           \
+        shmemx_putmem_signal##SUFFIX(dest, source, 0, sig_addr, signal, sig_op, pe);            \
+    }
+SYMM_NV_PUT6_SIGNAL(_warp)
+SYMM_NV_PUT6_SIGNAL(_block)
+SYMM_NV_PUT6_SIGNAL(_nbi_warp)
+SYMM_NV_PUT6_SIGNAL(_nbi_block)
+#undef SYMM_NV_PUT6_SIGNAL
+#endif
 
 #ifdef SYMM_HAVE_COLLECTIVE_LAUNCH
 #define nvshmemx_collective_launch shmemx_collective_launch

@@ -8,10 +8,10 @@
  * kernel started by nvshmemx_collective_launch, nvshmemx_signal_op, stream put, quiet,
  * reduction and alltoall, host collectives on device memory (reduction, broadcast, fcollect,
  * alltoall), typed block-scope collectives, collectives by one thread and by a warp and a
- * block reduce-scatter, a split team, nvshmem_ptr, and the host barrier on a team. Every
- * result is checked exactly. The program's own calls are NVSHMEM's; the checks and the report
- * line are the test harness's (tests/harness.h, included after the NVSHMEM headers, so that
- * those alone must declare what the program calls).
+ * block reduce-scatter, NVSHMEM's put6 signal forms, a split team, nvshmem_ptr, and the host
+ * barrier on a team. Every result is checked exactly. The program's own calls are NVSHMEM's;
+ * the checks and the report line are the test harness's (tests/harness.h, included after the
+ * NVSHMEM headers, so that those alone must declare what the program calls).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +82,12 @@ __global__ void scoped(int *all, int *sum, int *part, const int *src, const int 
         nvshmemx_int_sum_reduce_warp(NVSHMEM_TEAM_WORLD, sum, src, N);
     __syncthreads();
     nvshmemx_int_sum_reducescatter_block(NVSHMEM_TEAM_WORLD, part, a2a, N);
+}
+
+/* NVSHMEM's put6 forms move nothing (6 / 8 bytes an element) and update the signal. */
+__global__ void put6(int *dest, const int *src, uint64_t *sig, int pe)
+{
+    nvshmemx_put6_signal_block(dest, src, N, sig, 7, NVSHMEM_SIGNAL_SET, pe);
 }
 
 /* Every block of the grid passes a team barrier: all blocks must be resident. */
@@ -248,6 +254,19 @@ int main(void)
     for (int i = 0; i < N; i++)
         EXPECT(host[i] == 100000 * npes * (npes - 1) / 2 + npes * (mype * N + i),
                "sum_reducescatter_block [%d]: %d", i, host[i]);
+
+    /* put6 with signal to the right neighbour: dest stays zero, the flag reads 7. */
+    CUDA_CHECK(cudaMemset(dest, 0, N * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    put6<<<1, 64, 0, stream>>>(dest, src, flag, right);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    nvshmem_barrier_all();
+    CUDA_CHECK(cudaMemcpy(host, dest, N * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&f, flag, sizeof(f), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; i++)
+        EXPECT(host[i] == 0, "put6_signal_block moved data [%d]: %d", i, host[i]);
+    EXPECT(f == 7, "put6_signal_block signal: %llu", (unsigned long long)f);
     nvshmem_free(all);
 
     /* A split team: a kernel of 8 blocks passes its barrier, then the host's. */
