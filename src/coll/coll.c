@@ -108,16 +108,16 @@ static void scratch_guard(const coll_t *c)
 }
 
 /* Posts this call with this PE's part in its cell: the part, then the cell's epoch (release),
- * then `posted`, whose sequentially consistent store is the fence both wake checks need
- * (`meets`: posts_then_meets, no wake checks). */
-static void cell_post(const coll_t *c, const void *part, size_t nb, int meets)
+ * then `posted`, whose sequentially consistent store is the fence the wake checks need (PUB_WAKE);
+ * or release stores without the checks (PUB_MEETS, PUB_LATER). */
+static void cell_post(const coll_t *c, const void *part, size_t nb, int how)
 {
     cell_t *mine = cell_of(c, c->t->me);
 
     guard(c, c->e - SYMM_CELLS + 1);
     memcpy(mine->data, part, nb);
     atomic_store_explicit(&mine->epoch, c->e, memory_order_release);
-    if (meets) {
+    if (how != PUB_WAKE) {
         atomic_store_explicit(WORD(c, c->t->me, posted), c->e, memory_order_release);
         return;
     }
@@ -125,20 +125,28 @@ static void cell_post(const coll_t *c, const void *part, size_t nb, int meets)
     wake_members(c, &mine->epoch);
 }
 
-void symm_coll_publish(const coll_t *c, const void *part, size_t nb, int meets)
+void symm_coll_publish(const coll_t *c, const void *part, size_t nb, int how)
 {
     _Atomic uint32_t *posted = WORD(c, c->t->me, posted);
 
     if (nb <= SYMM_CELL_BYTES) {
-        cell_post(c, part, nb, meets);
+        cell_post(c, part, nb, how);
         return;
     }
     scratch_guard(c);
     memcpy(slot_of(c, c->t->me)->scratch[c->par], part, nb);
-    if (meets)
+    if (how != PUB_WAKE)
         atomic_store_explicit(posted, c->e, memory_order_release);
     else
         post(c, posted);
+}
+
+void symm_coll_wake_later(const coll_t *c, size_t nb)
+{
+    symm_full_fence();
+    wake_members(c, WORD(c, c->t->me, posted));
+    if (nb && nb <= SYMM_CELL_BYTES)
+        wake_members(c, &cell_of(c, c->t->me)->epoch);
 }
 
 void symm_coll_finish(const coll_t *c)
