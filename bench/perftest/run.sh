@@ -94,6 +94,14 @@ build_side() {
     echo "run.sh: $side: $(grep -c '^OK' "$out/$side/build.log") built, $(grep -c '^FAIL' "$out/$side/build.log") failed" >&2
 }
 
+# The environment every rank gets: the settings above and those of the caller's that the
+# libraries read (a GPU shared by two PEs under symm, NVSHMEM's transports, UCX's).
+pass_env=()
+for v in NVSHMEMTEST_USE_UID_BOOTSTRAP NVSHMEM_MACHINE_READABLE_OUTPUT NVSHMEM_DISABLE_NVLS \
+    LD_LIBRARY_PATH SYMM_GPU_DEVICE SYMM_NODES NVSHMEM_DISABLE_P2P NVSHMEM_REMOTE_TRANSPORT UCX_TLS; do
+    [ -n "${!v+x}" ] && pass_env+=(-x "$v")
+done
+
 # run SIDE PROGRAM: each argument line of the program's .args file (or none), appended to
 # OUT/SIDE/results.txt under a line naming the program and its arguments.
 run_one() {
@@ -108,9 +116,7 @@ run_one() {
         echo "run.sh: $side $name $line" >&2
         # shellcheck disable=SC2086 # the arguments are split into words
         timeout "$run_timeout" "$mpirun" --allow-run-as-root -np "$np" --bind-to none \
-            -x NVSHMEMTEST_USE_UID_BOOTSTRAP -x NVSHMEM_MACHINE_READABLE_OUTPUT \
-            -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH \
-            "$out/$side/bin/$name" $line >>"$out/$side/results.txt" 2>>"$out/$side/run.log" ||
+            "${pass_env[@]}" "$out/$side/bin/$name" $line >>"$out/$side/results.txt" 2>>"$out/$side/run.log" ||
             echo "#### exit $? $name $line" >>"$out/$side/results.txt"
     done <"$out/args.txt"
 }
