@@ -110,7 +110,7 @@ static int symm_dev_registered __attribute__((used)) =
     }                                                                                           \
     SYMM_DEVX void shmemx_##GET##_nbi_##WHO(DT *dest, const ST *source, size_t nelems, int pe)  \
     {                                                                                           \
-        symm_dev_get<S>("shmemx_" #GET "_nbi_" #WHO, dest, source, nelems * (SIZE), pe);        \
+        symm_dev_get<S, true>("shmemx_" #GET "_nbi_" #WHO, dest, source, nelems * (SIZE), pe);  \
     }                                                                                           \
     SYMM_DEVX void shmemx_##PUT##_signal_##WHO(DT *dest, const ST *source, size_t nelems,       \
                                                uint64_t *sig_addr, uint64_t signal, int sig_op, \

@@ -22,6 +22,9 @@ static void check_pe(const char *call, const void *addr, int pe)
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
                    addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    if ((unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)
+        symm_fatal("%s(addr=%p, pe=%d): pe %d is on another node, and stream operations reach "
+                   "the PEs of this node only so far", call, addr, pe, pe);
 }
 
 static void check_signal(const char *call, const uint64_t *sig_addr, int sig_op)

@@ -118,9 +118,18 @@ static size_t bytes_of(const char *call, size_t a, size_t b)
 
 static symm_team_t *start_coll(const char *call, shmem_team_t team)
 {
+    symm_team_t *t;
+    int last;
+
     symm_check_init(call);
     symm_gpu_start(call);
-    return symm_team_get(team, call);
+    t = symm_team_get(team, call);
+    last = t->start + (t->size - 1) * t->stride;
+    if ((unsigned)(t->start - symm_g.win_first) >= (unsigned)symm_g.win_n ||
+        (unsigned)(last - symm_g.win_first) >= (unsigned)symm_g.win_n)
+        symm_fatal("%s(team=%p): the team spans nodes, and collectives on a stream reach the "
+                   "PEs of one node only so far", call, (void *)team);
+    return t;
 }
 
 /* alltoall (src_parts: the team's size) and fcollect (1). */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/devheap.h"
+#include "tl/proxy/proxy.h"
 #include <shmemx_gpu.h>
 
 static int mode = -1;              /* SYMM_GPU: -1 auto, 0 off, 1 at init */
@@ -203,9 +204,6 @@ void symm_gpu_start(const char *call)
     if (bad_abi)
         symm_fatal("%s: a module of this program was compiled against another symm device API "
                    "(device state version %d); rebuild it with this symm", call, bad_abi);
-    for (int pe = 0; pe < symm_g.n_pes; pe++)
-        if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
-            symm_fatal("%s: pe %d runs on another node; GPU jobs span one node so far", call, pe);
     if (symm_g.n_pes > SYMM_DEV_MAX_PES)
         symm_fatal("%s: %d PEs; GPU jobs have at most %d PEs so far", call, symm_g.n_pes,
                    SYMM_DEV_MAX_PES);
@@ -246,6 +244,17 @@ void symm_gpu_start(const char *call)
     symm_cuda_g.err = err_host;
     symm_cuda_load_kernels(call);
 
+    /* PEs of other nodes: the proxy carries the kernels' requests to them. */
+    symm_px_ring_t *ring = NULL;
+    unsigned long long *ring_head = NULL;
+    if (symm_g.win_n < symm_g.n_pes) {
+        symm_px_env_t px = {.rank = symm_g.my_pe, .size = symm_g.n_pes,
+                            .first = symm_g.win_first, .count = symm_g.win_n,
+                            .net = symm_g.net ? symm_tl_net : NULL,
+                            .chan = &symm_ctx_default.net, .fatal = symm_fatal};
+        symm_px_start(call, &px, &ring, &ring_head);
+        symm_g.gpu_queued = 1;
+    }
     dev_state = (symm_dev_state_t){
         .win = symm_cuda_g.win,
         .base = symm_cuda_g.base,
@@ -254,8 +263,12 @@ void symm_gpu_start(const char *call)
         .err = (symm_dev_err_t *)err_dev,
         .team_world = SHMEM_TEAM_WORLD,
         .team_shared = SHMEM_TEAM_SHARED,
+        .ring = ring,
+        .ring_head = ring_head,
         .my_pe = symm_g.my_pe,
         .n_pes = symm_g.n_pes,
+        .node_first = symm_g.win_first,
+        .node_count = symm_g.win_n,
         .abi = SYMM_DEV_ABI,
     };
     symm_cuda_g.started = 1;
@@ -290,6 +303,14 @@ void symm_gpu_fini(void)
         return;
     symm_cuda_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
+    if (symm_px_running()) {
+        /* Every PE's requests are complete before any proxy stops serving its peers. */
+        symm_px_quiet(call);
+        if (symm_g.boot->barrier() != SYMM_OK)
+            symm_fatal("%s: the PEs could not meet before stopping the GPU proxy", call);
+        symm_px_stop(call);
+        symm_g.gpu_queued = 0;
+    }
     symm_devheap_fini(call);
     SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.module));
     SYMM_CU_CHECK(call, symm_cu.cuStreamDestroy(symm_cuda_g.copy));
@@ -301,27 +322,41 @@ void symm_gpu_fini(void)
     symm_cuda_g.ordinal = -1;
 }
 
-/* Host RMA on the device heap: a copy on the transport's stream. */
+/* Host RMA on the device heap: a copy on the transport's stream, or through the proxy to a
+ * PE of another node. */
+static symm_status_t rma(void *dest, const void *src, size_t n, int pe, int put, int nbi)
+{
+    symm_status_t st;
+
+    if (SYMM_UNLIKELY((unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)) {
+        if (!symm_cuda_local(put ? dest : src, n))
+            return SYMM_ERR_INVALID;
+        symm_cuda_bind(put ? "shmem_put" : "shmem_get");
+        symm_px_rma(put ? "shmem_put" : "shmem_get", dest, src, n, pe, put, nbi);
+        return SYMM_OK;
+    }
+    st = symm_cuda_copy(dest, src, n, pe, put, nbi);
+    symm_g.gpu_queued = symm_cuda_g.queued || symm_px_running();
+    return st;
+}
+
 symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put)
 {
-    symm_status_t st = symm_cuda_copy(dest, src, n, pe, put, 0);
-
-    symm_g.gpu_queued = symm_cuda_g.queued;
-    return st;
+    return rma(dest, src, n, pe, put, 0);
 }
 
 symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put)
 {
-    symm_status_t st = symm_cuda_copy(dest, src, n, pe, put, 1);
-
-    symm_g.gpu_queued = symm_cuda_g.queued;
-    return st;
+    return rma(dest, src, n, pe, put, 1);
 }
 
+/* With the proxy running, every quiet waits for what the kernels posted (a kernel may have
+ * ended with requests in flight). */
 void symm_gpu_quiet(void)
 {
     symm_cuda_quiet();
-    symm_g.gpu_queued = 0;
+    symm_px_quiet("shmem_quiet");
+    symm_g.gpu_queued = symm_px_running();
 }
 
 void *symm_gpu_ptr(const void *addr, int pe)
@@ -329,7 +364,7 @@ void *symm_gpu_ptr(const void *addr, int pe)
     uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_cuda_g.base;
 
     if (!symm_cuda_g.started || off >= symm_devheap_g.size ||
-        (unsigned)pe >= (unsigned)symm_g.n_pes)
+        (unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)
         return NULL;
     return symm_cuda_xlate(addr, pe);
 }

@@ -73,8 +73,8 @@ static symm_tl_seg_t net_target(const char *call, const void *addr, size_t len, 
     if (k == ADDR_USER || k == ADDR_DATA)
         return seg;
     if (symm_gpu_ptr(addr, symm_g.my_pe))
-        symm_fatal("%s(addr=%p, pe=%d): pe %d is on another node, and device memory is reached "
-                   "only on this node", call, addr, pe, pe);
+        symm_fatal("%s(addr=%p, pe=%d): pe %d is on another node, where device memory is "
+                   "reached by put and get only", call, addr, pe, pe);
     not_symmetric(call, addr, len, pe);
     __builtin_unreachable();
 }
@@ -97,6 +97,11 @@ void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *sr
     if (n == 0)
         return;
     if (symm_g.reach[pe] == SYMM_REACH_NET) {
+        /* Device memory of another node: the GPU part's proxy carries it. */
+        if (symm_gpu_ptr(sym, symm_g.my_pe) &&
+            (kind & SYMM_GET_NBI ? symm_gpu_rma_nbi : symm_gpu_rma)(dest, src, n, pe, put) ==
+                SYMM_OK)
+            return;
         seg = net_target(call, sym, n, pe, &off);
         if (put)
             symm_tl_net->put(chan(ctx), call, pe, seg, off, src, n, kind == SYMM_PUT_NBI);

@@ -88,6 +88,9 @@ typedef struct symm_tl_env {
     void **default_chan;       /* the default context's channel, which init sets */
 } symm_tl_env_t;
 
+/* An active message's handler: its header and data, valid for the call only. */
+typedef void (*symm_tl_am_cb_t)(const void *hdr, size_t hlen, const void *data, size_t len);
+
 typedef struct symm_tl_ops {
     const char *name;
     /* Collective over the job: connects to every PE that env->net marks, registers the parts
@@ -122,6 +125,14 @@ typedef struct symm_tl_ops {
     void (*rest)(int on);
     /* Releases what a context's channel holds (shmem_ctx_destroy). */
     void (*chan_release)(void **chan);
+    /* Active messages, for the proxy of device requests (tl/proxy): am_handler has cb called
+     * for every message of id that reaches this PE, in whichever thread progresses the
+     * network (so cb only copies and queues); am_send sends hdr and data to pe's handler of
+     * id and returns when both may be reused. Messages of one channel to one PE may arrive in
+     * any order. NULL in a transport without them. */
+    symm_status_t (*am_handler)(unsigned id, symm_tl_am_cb_t cb);
+    void (*am_send)(void **chan, const char *call, int pe, unsigned id, const void *hdr,
+                    size_t hlen, const void *data, size_t len);
 } symm_tl_ops_t;
 
 /* The network transport, or NULL when this build has none. */

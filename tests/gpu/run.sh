@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs every GPU test on a machine with GPUs: the SPMD tests at 1 and 2 PEs (the heap test
-# also on a small heap and on one larger than the GPU), the MoE example (moe_gpu --check) and
+# also on a small heap and on one larger than the GPU), device operations across 2 virtual
+# nodes through the proxy (2 PEs, on one GPU when there is one), the MoE example (moe_gpu --check) and
 # the Python interface on torch tensors (where PyTorch is installed), the NVSHMEM program
 # under mpirun too (where the build has PMIx), the bad calls (each must end the job with its
 # message, through tests/run_expect_fail.sh), the demo, and a compute-sanitizer memcheck run
@@ -80,6 +81,17 @@ done
 [ "$only_memcheck" = 1 ] || [ "$ngpus" -ge 2 ] ||
     run "gpu_scope np2 one GPU" env SYMM_GPU_DEVICE=0 "$symmrun" -n 2 --timeout 110 \
         "$t/gpu_scope"
+# PEs of other nodes through the proxy: 2 PEs in 2 virtual nodes, one GPU each where there
+# are two, else both on GPU 0 (with --nodes 2 neither maps the other's heap either way); and
+# the same program through the window on one node.
+if [ "$only_memcheck" != 1 ]; then
+    gpu_env=$([ "$ngpus" -ge 2 ] || echo SYMM_GPU_DEVICE=0)
+    for np in $nps; do
+        run "gpu_proxy np$np" "$symmrun" -n "$np" --timeout 110 "$t/gpu_proxy"
+    done
+    run "gpu_proxy 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
+        "$t/gpu_proxy"
+fi
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
 # The NVSHMEM program started as NVSHMEM programs are, by mpirun (the pmix bootstrap), where

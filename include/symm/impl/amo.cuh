@@ -12,6 +12,7 @@
 #define SYMM_IMPL_AMO_CUH
 
 #include "symm/impl/core.cuh"
+#include "symm/impl/proxy.cuh"
 
 template <int N> struct symm_dev_uint;
 template <> struct symm_dev_uint<4> {
@@ -52,12 +53,24 @@ enum {
     SYMM_AMO_XOR,
 };
 
-/* One atomic on pe's object: returns the old value (FETCH: the value; SET: nothing). */
-template <int OP, typename T>
+static_assert((int)SYMM_AMO_FETCH == (int)SYMM_PX_AMO_FETCH &&
+                  (int)SYMM_AMO_XOR == (int)SYMM_PX_AMO_XOR &&
+                  (int)SYMM_AMO_CSWAP == (int)SYMM_PX_AMO_CSWAP,
+              "the proxy's atomics are numbered as the device API's");
+
+/* One atomic on pe's object: returns the old value (FETCH: the value; SET: nothing). FETCH
+ * false: the caller drops the old value, so a PE of another node is not waited for. */
+template <int OP, typename T, bool FETCH = true>
 SYMM_DEV T symm_dev_amo(const char *call, T *dest, T value, T cond, int pe)
 {
     typedef typename symm_dev_uint<sizeof(T)>::t U;
     symm_dev_check_align(call, dest, sizeof(T));
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_check_pe(call, dest, sizeof(T), pe);
+        return symm_dev_unbits<T>((U)symm_dev_px_amo(OP, dest, symm_dev_bits(value),
+                                                     symm_dev_bits(cond), sizeof(T), pe,
+                                                     FETCH && OP != SYMM_AMO_SET));
+    }
     U *p = (U *)symm_dev_peer(call, dest, sizeof(T), pe);
 
     switch (OP) {

@@ -83,8 +83,8 @@ SYMM_DEV_API int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_get_nbi(T *dest, const T *source, size_t nelems, int pe)   \
     {                                                                                           \
-        symm_dev_get<SYMM_THREAD>("shmem_" #NAME "_get_nbi", dest, source, nelems * sizeof(T),  \
-                                  pe);                                                          \
+        symm_dev_get<SYMM_THREAD, true>("shmem_" #NAME "_get_nbi", dest, source,                \
+                                        nelems * sizeof(T), pe);                                \
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_p(T *dest, T value, int pe)                                \
     {                                                                                           \
@@ -146,7 +146,8 @@ SYMM_TYPE_TABLE(SYMM_API_RMA_ROW, _)
     }                                                                                           \
     SYMM_DEV_API void shmem_##GET##_nbi(void *dest, const void *source, size_t nelems, int pe)  \
     {                                                                                           \
-        symm_dev_get<SYMM_THREAD>("shmem_" #GET "_nbi", dest, source, nelems * (SIZE), pe);     \
+        symm_dev_get<SYMM_THREAD, true>("shmem_" #GET "_nbi", dest, source, nelems * (SIZE),    \
+                                        pe);                                                    \
     }                                                                                           \
     SYMM_DEV_API void shmem_##PUT##_signal(void *dest, const void *source, size_t nelems,       \
                                            uint64_t *sig_addr, uint64_t signal, int sig_op,     \
@@ -223,7 +224,8 @@ SYMM_API_BYTES(putmem, getmem, 1, SYMM_API_NO_STRIDED)
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_atomic_inc(T *dest, int pe)                                \
     {                                                                                           \
-        symm_dev_amo<SYMM_AMO_ADD, T>("shmem_" #NAME "_atomic_inc", dest, (T)1, (T)0, pe);      \
+        symm_dev_amo<SYMM_AMO_ADD, T, false>("shmem_" #NAME "_atomic_inc", dest, (T)1, (T)0,    \
+                                             pe);                                               \
     }                                                                                           \
     SYMM_DEV_API T shmem_##NAME##_atomic_fetch_add(T *dest, T value, int pe)                    \
     {                                                                                           \
@@ -232,7 +234,8 @@ SYMM_API_BYTES(putmem, getmem, 1, SYMM_API_NO_STRIDED)
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_atomic_add(T *dest, T value, int pe)                       \
     {                                                                                           \
-        symm_dev_amo<SYMM_AMO_ADD, T>("shmem_" #NAME "_atomic_add", dest, value, (T)0, pe);     \
+        symm_dev_amo<SYMM_AMO_ADD, T, false>("shmem_" #NAME "_atomic_add", dest, value, (T)0,   \
+                                             pe);                                               \
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond,         \
                                                              T value, int pe)                   \
@@ -258,7 +261,7 @@ SYMM_API_BYTES(putmem, getmem, 1, SYMM_API_NO_STRIDED)
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_atomic_##OPN(T *dest, T value, int pe)                     \
     {                                                                                           \
-        symm_dev_amo<OP, T>("shmem_" #NAME "_atomic_" #OPN, dest, value, (T)0, pe);             \
+        symm_dev_amo<OP, T, false>("shmem_" #NAME "_atomic_" #OPN, dest, value, (T)0, pe);      \
     }                                                                                           \
     SYMM_DEV_API void shmem_##NAME##_atomic_fetch_##OPN##_nbi(T *fetch, T *dest, T value,       \
                                                               int pe)                           \
@@ -406,6 +409,8 @@ SYMM_DEV_API void shmem_wait_until(long *ivar, int cmp, long cmp_value)
 }
 
 /* ---- Ordering and barriers ------------------------------------------------------------------ */
+/* The proxy takes requests in order and its peers apply each PE's in order: a fence orders
+ * them already. quiet waits for the proxy when the job spans nodes. */
 SYMM_DEV_API void shmem_fence(void)
 {
     symm_dev_fence_sys();
@@ -414,6 +419,7 @@ SYMM_DEV_API void shmem_fence(void)
 SYMM_DEV_API void shmem_quiet(void)
 {
     symm_dev_fence_sys();
+    symm_dev_px_quiet();
 }
 
 SYMM_DEV_API void shmem_barrier_all(void)

@@ -14,10 +14,16 @@
 #define SYMM_IMPL_RMA_CUH
 
 #include "symm/impl/core.cuh"
+#include "symm/impl/proxy.cuh"
 
 template <int S, bool NBI>
 SYMM_DEV void symm_dev_put(const char *call, void *dest, const void *src, size_t n, int pe)
 {
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_check_pe(call, dest, n, pe);
+        symm_dev_px_put<S, NBI>(dest, src, n, pe);
+        return;
+    }
     char *p = symm_dev_peer(call, (char *)dest, n, pe);
 
     symm_dev_copy<false>(p, src, n, symm_dev_tid<S>(), symm_dev_nth<S>());
@@ -25,22 +31,53 @@ SYMM_DEV void symm_dev_put(const char *call, void *dest, const void *src, size_t
         symm_dev_sync<S>();
 }
 
-template <int S>
+template <int S, bool NBI = false>
 SYMM_DEV void symm_dev_get(const char *call, void *dest, const void *src, size_t n, int pe)
 {
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_check_pe(call, src, n, pe);
+        symm_dev_px_get<S, NBI>(dest, src, n, pe);
+        return;
+    }
     const char *p = symm_dev_peer(call, (const char *)src, n, pe);
 
     symm_dev_copy<true>(dest, p, n, symm_dev_tid<S>(), symm_dev_nth<S>());
     symm_dev_sync<S>();
 }
 
+/* The bits of a scalar of 1 to 8 bytes, for the proxy. */
+template <typename T> SYMM_DEV unsigned long long symm_dev_px_bits(T v)
+{
+    union {
+        T t;
+        unsigned long long u;
+    } x;
+    x.u = 0;
+    x.t = v;
+    return x.u;
+}
+
 template <typename T> SYMM_DEV void symm_dev_p(const char *call, T *dest, T value, int pe)
 {
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_check_pe(call, dest, sizeof(T), pe);
+        symm_dev_px_p(dest, symm_dev_px_bits(value), sizeof(T), pe);
+        return;
+    }
     *(volatile T *)symm_dev_peer(call, dest, sizeof(T), pe) = value;
 }
 
 template <typename T> SYMM_DEV T symm_dev_g(const char *call, const T *src, int pe)
 {
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_check_pe(call, src, sizeof(T), pe);
+        union {
+            unsigned long long u;
+            T t;
+        } x;
+        x.u = symm_dev_px_g(src, sizeof(T), pe);
+        return x.t;
+    }
     return *(const volatile T *)symm_dev_peer(call, src, sizeof(T), pe);
 }
 
@@ -53,6 +90,20 @@ SYMM_DEV void symm_dev_iput(const char *call, void *dest, const void *src, ptrdi
         return;
     char *p = symm_dev_peer(call, (char *)dest, ((nelems - 1) * dst + 1) * size, pe);
     const char *s = (const char *)src;
+
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        /* Each element travels in its requests (8 bytes at most each): the source is free. */
+        for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
+            for (size_t b = 0; b < size; b += 8) {
+                size_t k = size - b < 8 ? size - b : 8;
+                unsigned long long v = 0;
+                for (size_t j = 0; j < k; j++)
+                    v |= (unsigned long long)(unsigned char)s[i * sst * size + b + j] << (8 * j);
+                symm_dev_px_p((char *)dest + i * dst * size + b, v, k, pe);
+            }
+        symm_dev_sync<S>();
+        return;
+    }
 
     for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
         symm_dev_copy<false>(p + i * dst * size, s + i * sst * size, size, 0, 1);
@@ -68,6 +119,15 @@ SYMM_DEV void symm_dev_iget(const char *call, void *dest, const void *src, ptrdi
     const char *p = symm_dev_peer(call, (const char *)src, ((nelems - 1) * sst + 1) * size, pe);
     char *d = (char *)dest;
 
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
+            symm_dev_px_get<SYMM_THREAD, true>(d + i * dst * size,
+                                               (const char *)src + i * sst * size, size, pe);
+        symm_dev_px_quiet();
+        symm_dev_sync<S>();
+        return;
+    }
+
     for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
         symm_dev_copy<true>(d + i * dst * size, p + i * sst * size, size, 0, 1);
     symm_dev_sync<S>();
@@ -77,7 +137,7 @@ SYMM_DEV void *symm_dev_ptr(const void *addr, int pe)
 {
     unsigned long long off = (unsigned long long)((const char *)addr - symm_dev_c.base);
 
-    if ((unsigned)pe >= (unsigned)symm_dev_c.n_pes || off >= symm_dev_c.size)
+    if (!symm_dev_near(pe) || off >= symm_dev_c.size)
         return NULL;
     return symm_dev_xlate((char *)addr, pe);
 }

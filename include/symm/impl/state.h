@@ -17,7 +17,7 @@
 
 /* Bump when symm_dev_state_t or symm_dev_internal_t change: a module compiled against another
  * layout is refused at registration. */
-#define SYMM_DEV_ABI 3
+#define SYMM_DEV_ABI 4
 
 /* Most PEs of one GPU job (flag arrays are sized by it). */
 #define SYMM_DEV_MAX_PES 128
@@ -65,8 +65,13 @@ typedef struct symm_dev_state {
     symm_dev_err_t *err;      /* host-mapped error record */
     void *team_world;         /* the host's SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED handles */
     void *team_shared;
+    struct symm_px_ring *ring; /* the proxy's request ring (host memory mapped for the device), */
+    unsigned long long *ring_head; /* and its producers' counter (device memory); NULL when */
+                              /* every PE is on this node */
     int my_pe;
     int n_pes;
+    int node_first;           /* the PEs whose heaps the window maps: this node's, */
+    int node_count;           /* [node_first, node_first + node_count); the others: the proxy */
     int abi;                  /* SYMM_DEV_ABI once the state is set, 0 before */
     int pad;
 } symm_dev_state_t;

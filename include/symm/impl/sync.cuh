@@ -39,6 +39,12 @@ SYMM_DEV void symm_dev_signal_op(const char *call, unsigned long long *sig_addr,
     symm_dev_check_align(call, sig_addr, 8);
     unsigned long long *sig = symm_dev_peer(call, sig_addr, 8, pe);
 
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_px_amo(sig_op == SHMEM_SIGNAL_ADD ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET, sig_addr,
+                        signal, 0, 8, pe, false);
+        return;
+    }
+
 #if SYMM_DEV_CHECKS
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         symm_dev_fail(SYMM_DEV_ERR_ARG, call, pe, sig_addr, (size_t)sig_op);
@@ -54,6 +60,12 @@ SYMM_DEV void symm_dev_put_signal(const char *call, void *dest, const void *src,
                                   unsigned long long *sig_addr, unsigned long long signal,
                                   int sig_op, int pe)
 {
+    if (__builtin_expect(!symm_dev_near(pe), 0)) {
+        symm_dev_check_pe(call, dest, n, pe);
+        symm_dev_check_pe(call, sig_addr, 8, pe);
+        symm_dev_px_put_signal<S, NBI>(dest, src, n, sig_addr, signal, sig_op, pe);
+        return;
+    }
     char *p = symm_dev_peer(call, (char *)dest, n, pe);
 
     symm_dev_copy<false>(p, src, n, symm_dev_tid<S>(), symm_dev_nth<S>());
@@ -227,12 +239,22 @@ template <int S> SYMM_DEV void symm_dev_team_barrier(const symm_dev_tv_t &t, boo
     symm_dev_internal_t *mine = symm_dev_internal(symm_dev_c.my_pe);
     const unsigned long long e = symm_dev_group_next<S>(&mine->bar_epoch[t.slot]);
 
-    /* One thread storing to every PE fences once; group lanes each release their own store. */
+    /* One thread storing to every PE fences once; group lanes each release their own store.
+     * Across nodes, the proxy completes this PE's requests first, then carries the stores to
+     * the members it does not map. */
     if (quiet && S == SYMM_THREAD)
         symm_dev_fence_release_sys();
+    if (quiet && symm_dev_c.ring) {
+        if (tid == 0)
+            symm_dev_px_quiet();
+        symm_dev_sync<S>();
+    }
     for (int i = (int)tid; i < t.size; i += (int)nth) {
-        unsigned long long *w = &symm_dev_internal(symm_dev_member(t, i))->bar[t.slot][t.me];
-        if (quiet && S != SYMM_THREAD)
+        const int pe = symm_dev_member(t, i);
+        unsigned long long *w = &symm_dev_internal(pe)->bar[t.slot][t.me];
+        if (__builtin_expect(!symm_dev_near(pe), 0))
+            symm_dev_px_amo(SYMM_PX_AMO_SET, &mine->bar[t.slot][t.me], e, 0, 8, pe, false);
+        else if (quiet && S != SYMM_THREAD)
             symm_dev_st_release(w, e);
         else
             symm_dev_st_relaxed(w, e);

@@ -114,7 +114,8 @@ void symm_cuda_launch(const char *call, CUfunction f, unsigned grid, unsigned bl
 }
 
 /* ---- Mapping the peers' heaps ------------------------------------------------------------- */
-/* One node only (the core's start checks that every PE is reachable). */
+/* The node's PEs only: those of other nodes are reached through the proxy (tl/proxy), and
+ * their slots of the window stay unmapped. */
 void symm_cuda_share(const char *call, CUmemGenericAllocationHandle h, size_t off, size_t len)
 {
     const symm_cuda_env_t *env = &symm_cuda_g.env;
@@ -132,7 +133,7 @@ void symm_cuda_share(const char *call, CUmemGenericAllocationHandle h, size_t of
     if (st != SYMM_OK)
         env->fatal("%s: cannot pass the device heap to the other PEs: %s", call,
                    env->status_str(st));
-    for (int pe = 0; pe < n; pe++) {
+    for (int pe = env->first; pe < env->first + env->count; pe++) {
         char *at = symm_cuda_g.win + (size_t)pe * symm_cuda_g.stride + off;
         CUmemGenericAllocationHandle ph;
         CUresult r;
@@ -156,7 +157,7 @@ void symm_cuda_share(const char *call, CUmemGenericAllocationHandle h, size_t of
                        symm_cu_str(r, err, sizeof(err)));
         }
     }
-    for (int pe = 0; pe < n; pe++)
+    for (int pe = env->first; pe < env->first + env->count; pe++)
         close(all[pe]);
     close(fd);
     free(all);
@@ -164,7 +165,7 @@ void symm_cuda_share(const char *call, CUmemGenericAllocationHandle h, size_t of
 
 void symm_cuda_unmap(const char *call, size_t off, size_t len)
 {
-    for (int pe = 0; pe < symm_cuda_g.env.size; pe++)
+    for (int pe = symm_cuda_g.env.first; pe < symm_cuda_g.env.first + symm_cuda_g.env.count; pe++)
         SYMM_CU_CHECK(call, symm_cu.cuMemUnmap(
                                 (CUdeviceptr)(symm_cuda_g.win + (size_t)pe * symm_cuda_g.stride +
                                               off),

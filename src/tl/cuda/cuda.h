@@ -31,7 +31,8 @@
     X(barrier)                                                                                  \
     X(alltoall)                                                                                 \
     X(fcollect)                                                                                 \
-    X(broadcast)
+    X(broadcast)                                                                                \
+    X(amo)
 
 /* What the core lends the transport: the job, the PEs whose heaps the window maps (this
  * node's, [first, first + count)), the bootstrap's passing of file descriptors among them, and

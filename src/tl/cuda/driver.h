@@ -46,6 +46,8 @@
     X(cuMemHostAlloc)                                                                           \
     X(cuMemHostGetDevicePointer)                                                                \
     X(cuMemFreeHost)                                                                            \
+    X(cuMemAlloc)                                                                               \
+    X(cuMemFree)                                                                                \
     X(cuStreamCreate)                                                                           \
     X(cuStreamDestroy)                                                                          \
     X(cuStreamSynchronize)                                                                      \

@@ -188,3 +188,37 @@ extern "C" __global__ void __launch_bounds__(1024)
     SYMM_IF_##BIT(SYMM_OPS_BITWISE(SYMM_K_REDUCE, KIND, T))                                     \
     SYMM_OPS_MINMAX(SYMM_K_REDUCE, KIND, T) SYMM_OPS_SUMPROD(SYMM_K_REDUCE, KIND, T)
 SYMM_GPU_KINDS(SYMM_K_REDUCE_KIND, _)
+
+/* The proxy's atomic on a word of this PE's device heap, asked by a PE of another node
+ * (tl/proxy): the old value into *old, host memory the device maps. One thread. */
+template <typename U>
+static __device__ U symm_k_amo_op(unsigned op, U *p, U value, U cond)
+{
+    switch (op) {
+    case SYMM_PX_AMO_SWAP:
+        return atomicExch_system(p, value);
+    case SYMM_PX_AMO_CSWAP:
+        return atomicCAS_system(p, cond, value);
+    case SYMM_PX_AMO_ADD:
+        return atomicAdd_system(p, value);
+    case SYMM_PX_AMO_AND:
+        return atomicAnd_system(p, value);
+    case SYMM_PX_AMO_OR:
+        return atomicOr_system(p, value);
+    case SYMM_PX_AMO_XOR:
+        return atomicXor_system(p, value);
+    default:
+        return *(volatile U *)p;
+    }
+}
+
+extern "C" __global__ void symm_k_amo(void *p, unsigned op, unsigned size,
+                                      unsigned long long value, unsigned long long cond,
+                                      unsigned long long *old)
+{
+    if (size == 4)
+        *old = symm_k_amo_op<unsigned>(op, (unsigned *)p, (unsigned)value, (unsigned)cond);
+    else
+        *old = symm_k_amo_op<unsigned long long>(op, (unsigned long long *)p, value, cond);
+    __threadfence_system();
+}

@@ -53,7 +53,7 @@
     X(ucp_ep_close_nbx) X(ucp_mem_map) X(ucp_mem_unmap) X(ucp_rkey_pack)                          \
     X(ucp_rkey_buffer_release) X(ucp_ep_rkey_unpack) X(ucp_rkey_destroy) X(ucp_put_nbx)           \
     X(ucp_get_nbx) X(ucp_atomic_op_nbx) X(ucp_request_check_status) X(ucp_request_free)           \
-    X(ucs_status_string)
+    X(ucs_status_string) X(ucp_am_send_nbx) X(ucp_worker_set_am_recv_handler)
 
 static struct {
 #define FIELD(name) __typeof__(name) *name;
@@ -65,6 +65,7 @@ static struct {
  * least doubles its registered part, so there are a handful. Published in order (ext[0, next))
  * and never moved, so a lookup takes no lock while an allocation adds one. */
 #define MAX_EXTENTS 64
+#define AM_IDS 16
 
 typedef struct extent {
     symm_tl_seg_t seg;
@@ -114,6 +115,7 @@ static struct {
     int nctxw;
     _Atomic int any_ctxw;
     unsigned char *net;   /* net[pe]: reached by this transport */
+    symm_tl_am_cb_t am[AM_IDS]; /* active messages' handlers, by id */
 } U = {.lock = PTHREAD_MUTEX_INITIALIZER, .wakefd = -1};
 
 static const char *status_str(ucs_status_t st)
@@ -534,7 +536,7 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
 {
     ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
                        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                                   UCP_FEATURE_WAKEUP,
+                                   UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
                        .mt_workers_shared = 1};
     ucp_config_t *cfg;
     ucs_status_t us;
@@ -885,6 +887,49 @@ static void ucx_rest(int on)
     }
 }
 
+/* ---- Active messages ----------------------------------------------------------------------
+ * On the target worker, which the peers' endpoints reach; sent eagerly (never a rendezvous the
+ * handler would have to complete) and handed over whole. */
+static ucs_status_t am_recv(void *arg, const void *header, size_t header_length, void *data,
+                            size_t length, const ucp_am_recv_param_t *param)
+{
+    unsigned id = (unsigned)(uintptr_t)arg;
+
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
+        U.env.fatal("the proxy: UCX delivered an active message of %zu bytes by rendezvous",
+                    length);
+    U.am[id](header, header_length, data, length);
+    return UCS_OK;
+}
+
+static symm_status_t ucx_am_handler(unsigned id, symm_tl_am_cb_t cb)
+{
+    ucp_am_handler_param_t p = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                                              UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                              UCP_AM_HANDLER_PARAM_FIELD_ARG |
+                                              UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+                                .id = id,
+                                .cb = am_recv,
+                                .arg = (void *)(uintptr_t)id,
+                                .flags = UCP_AM_FLAG_WHOLE_MSG};
+
+    if (!U.ctx || id >= AM_IDS)
+        return SYMM_ERR_INVALID;
+    U.am[id] = cb;
+    return F.ucp_worker_set_am_recv_handler(U.target.w, &p) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
+}
+
+static void ucx_am_send(void **chan, const char *call, int pe, unsigned id, const void *hdr,
+                        size_t hlen, const void *data, size_t len)
+{
+    worker_t *wk = worker_of(chan);
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+
+    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], id, hdr, hlen, data, len, &p)), call,
+          "active message", pe);
+}
+
 static const symm_tl_ops_t ucx_ops = {
     .name = "ucx",
     .init = ucx_init,
@@ -901,6 +946,8 @@ static const symm_tl_ops_t ucx_ops = {
     .progress = ucx_progress,
     .rest = ucx_rest,
     .chan_release = ucx_chan_release,
+    .am_handler = ucx_am_handler,
+    .am_send = ucx_am_send,
 };
 
 const symm_tl_ops_t *const symm_tl_net = &ucx_ops;
