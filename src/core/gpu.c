@@ -287,6 +287,12 @@ void symm_gpu_need(const char *call)
 }
 
 /* ---- Hooks of the core -------------------------------------------------------------------- */
+int symm_gpu_at_init(void)
+{
+    load_params("shmem_init");
+    return mode == 1 || (mode == -1 && nmodules > 0);
+}
+
 symm_status_t symm_gpu_init(void)
 {
     load_params("shmem_init");

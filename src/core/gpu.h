@@ -16,6 +16,9 @@
 /* After the host heap is up: picks this PE's GPU and sets up the device heap window when the
  * job uses GPUs; returns SYMM_OK and does nothing otherwise. Collective. */
 symm_status_t symm_gpu_init(void);
+/* Before the network starts: whether the GPU part will start at shmem_init (SYMM_GPU=1, or the
+ * program has device code), so that its proxy needs the network's active messages. */
+int symm_gpu_at_init(void);
 /* Collective, before the host heap goes. */
 void symm_gpu_fini(void);
 /* Copies n bytes between local memory and pe's device heap: put copies src (local) to dest

@@ -10,6 +10,11 @@ symm_status_t symm_gpu_init(void)
     return SYMM_OK;
 }
 
+int symm_gpu_at_init(void)
+{
+    return 0;
+}
+
 void symm_gpu_fini(void)
 {
 }

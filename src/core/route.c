@@ -381,6 +381,7 @@ symm_status_t symm_net_init(char *why, size_t why_len)
         .fatal = tl_fatal,
         .arrived = arrived,
         .default_chan = &symm_ctx_default.net,
+        .am = symm_gpu_at_init(),
     };
     st = symm_tl_net->init(&env, why, why_len);
     free(net);

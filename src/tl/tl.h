@@ -86,6 +86,7 @@ typedef struct symm_tl_env {
     __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
     void (*arrived)(void);
     void **default_chan;       /* the default context's channel, which init sets */
+    int am;                    /* active messages will be used (am_handler, am_send) */
 } symm_tl_env_t;
 
 /* An active message's handler: its header and data, valid for the call only. */

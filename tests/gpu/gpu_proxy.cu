@@ -321,6 +321,7 @@ int main(void)
     uint64_t *sig = (uint64_t *)shmemx_calloc_device(4, sizeof(uint64_t));
     for (int add = 0; add < 2 && npes == 2; add++) {
         CUDA_CHECK(cudaMemset(sig, 0, 4 * sizeof(uint64_t)));
+        CUDA_CHECK(cudaDeviceSynchronize()); /* before a peer may signal */
         shmem_barrier_all();
         t0 = now_ms();
         pingpong<<<1, 256>>>(data, sig, add, test_dev_errors);
@@ -332,9 +333,9 @@ int main(void)
     }
 
     /* Barrier and signal ops in a loop. */
-    CUDA_CHECK(cudaMemset(w, 0, 16 * sizeof(long)));
     long *bw = (long *)shmemx_calloc_device(64, sizeof(long));
     CUDA_CHECK(cudaMemset(sig, 0, 4 * sizeof(uint64_t)));
+    CUDA_CHECK(cudaDeviceSynchronize()); /* before a peer may signal */
     shmem_barrier_all();
     t0 = now_ms();
     barrier_loop<<<1, 1>>>(bw, sig, test_dev_errors);
@@ -361,6 +362,7 @@ int main(void)
 
     /* A kernel that ends with requests in flight. */
     CUDA_CHECK(cudaMemset(sym, 0, 8 * N * sizeof(long)));
+    CUDA_CHECK(cudaDeviceSynchronize()); /* before the peer writes */
     shmem_barrier_all();
     leave<<<1, 128>>>(sym, src);
     KERNEL_CHECK();

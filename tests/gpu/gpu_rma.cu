@@ -4,7 +4,7 @@
  * Device RMA for every type of the type table (long double aside), in thread, warp and block
  * scope: put, get, their _nbi forms, p, g, iput and iget; the sized forms and mem; shmem_ptr;
  * then host RMA (shmem.h calls from the host) on device-heap addresses, from the main thread
- * and from another. Every PE writes to its right neighbour and reads from it, with values that
+ * and from another. Also run at 2 PEs in 2 virtual nodes, where the proxy carries it all. Every PE writes to its right neighbour and reads from it, with values that
  * name the writer and the index, and every element is checked exactly.
  */
 #include <pthread.h>
@@ -76,9 +76,14 @@ template <typename T> __global__ void fill(T *p, size_t n, int pe, int salt)
         }                                                                                       \
         if (tid == 0)                                                                           \
             DEXPECT(errs, dst[4 * N - 1] == val<T>(me, 0, 0), #NAME " get_nbi");                \
-        DEXPECT(errs, shmem_ptr(sym, right) == (char *)sym + ((long long)right - me) *         \
-                                                   ((char *)shmem_ptr(sym, 1 % npes) -          \
-                                                    (char *)shmem_ptr(sym, 0)),                 \
+        /* NULL for a PE of another node (SHMEM_TEAM_SHARED is this node's). */              \
+        DEXPECT(errs,                                                                           \
+                shmem_ptr(sym, right) ==                                                        \
+                    (shmem_team_translate_pe(SHMEM_TEAM_WORLD, right, SHMEM_TEAM_SHARED) < 0    \
+                         ? NULL                                                                 \
+                         : (char *)sym + ((long long)right - me) *                              \
+                                             ((char *)shmem_ptr(sym, 1 % npes) -                \
+                                              (char *)shmem_ptr(sym, 0))),                      \
                 #NAME " shmem_ptr");                                                            \
     }
 
@@ -222,8 +227,14 @@ static void *other_thread(void *p)
     shmem_long_put(a->sym, v, 64, right);                     /* host source, blocking */
     shmem_putmem_nbi(a->sym + 64, v, 64 * sizeof(long), right); /* queued for the quiet */
     shmem_quiet();
-    shmemx_putmem_on_stream(a->sym + 128, a->dev, 64 * sizeof(long), right, NULL);
-    shmemx_quiet_on_stream(NULL);
+    /* Stream operations reach this node's PEs only: a host put, from device memory, to another
+     * node's. */
+    if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, right, SHMEM_TEAM_SHARED) >= 0) {
+        shmemx_putmem_on_stream(a->sym + 128, a->dev, 64 * sizeof(long), right, NULL);
+        shmemx_quiet_on_stream(NULL);
+    } else {
+        shmem_putmem(a->sym + 128, a->dev, 64 * sizeof(long), right);
+    }
     return NULL;
 }
 

@@ -91,6 +91,7 @@ if [ "$only_memcheck" != 1 ]; then
     done
     run "gpu_proxy 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
         "$t/gpu_proxy"
+    run "gpu_rma 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 "$t/gpu_rma"
 fi
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"

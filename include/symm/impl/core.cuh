@@ -238,8 +238,12 @@ SYMM_DEV symm_dev_tv_t symm_dev_team(const char *call, const void *team)
 {
     if (team == symm_dev_c.team_world)
         return symm_dev_world(0);
-    if (team == symm_dev_c.team_shared)
-        return symm_dev_world(1);
+    if (team == symm_dev_c.team_shared) {
+        /* This node's PEs: consecutive. */
+        symm_dev_tv_t t = {1, symm_dev_c.node_first, 1, symm_dev_c.node_count,
+                           symm_dev_c.my_pe - symm_dev_c.node_first};
+        return t;
+    }
 #if SYMM_DEV_CHECKS
     if (symm_dev_c.abi != SYMM_DEV_ABI)
         symm_dev_fail(SYMM_DEV_ERR_INIT, call, symm_dev_c.my_pe, team, 0);

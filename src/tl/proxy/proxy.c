@@ -584,8 +584,9 @@ void symm_px_start(const char *call, const symm_px_env_t *env, symm_px_ring_t **
         env->fatal("%s: out of memory for the GPU proxy", call);
     if (env->net->am_handler(AM_REQ, on_req) != SYMM_OK ||
         env->net->am_handler(AM_REP, on_rep) != SYMM_OK)
-        env->fatal("%s: the network transport (%s) refused the GPU proxy's messages", call,
-                   env->net->name);
+        env->fatal("%s: the network transport (%s) has no active messages for the GPU proxy: "
+                   "it started before the GPU part was known to start (SYMM_GPU=1 starts it at "
+                   "shmem_init)", call, env->net->name);
     atomic_store(&P.stop, 0);
     if (pthread_create(&P.thread, NULL, proxy_main, NULL) != 0)
         env->fatal("%s: cannot start the GPU proxy's thread", call);

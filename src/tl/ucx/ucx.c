@@ -536,13 +536,17 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
 {
     ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
                        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                                   UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+                                   UCP_FEATURE_WAKEUP,
                        .mt_workers_shared = 1};
     ucp_config_t *cfg;
     ucs_status_t us;
     symm_status_t st;
 
     U.env = *env;
+    /* Only where asked: with active messages on, UCX 1.13 asserted in its wireup when a
+     * context's worker closed its endpoints (tests/coll/teams.c over TCP). */
+    if (env->am)
+        pp.features |= UCP_FEATURE_AM;
     /* The caller's table lives only for the call. */
     U.net = malloc(env->size);
     if (!U.net)
@@ -913,7 +917,7 @@ static symm_status_t ucx_am_handler(unsigned id, symm_tl_am_cb_t cb)
                                 .arg = (void *)(uintptr_t)id,
                                 .flags = UCP_AM_FLAG_WHOLE_MSG};
 
-    if (!U.ctx || id >= AM_IDS)
+    if (!U.ctx || !U.env.am || id >= AM_IDS)
         return SYMM_ERR_INVALID;
     U.am[id] = cb;
     return F.ucp_worker_set_am_recv_handler(U.target.w, &p) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
