@@ -115,7 +115,9 @@ static void put_spots(int s, int r)
             else
                 shmem_ctx_putmem(ctx, at(b, k), src, CHUNK, r);
         }
+    /* A quiet completes the puts of its own context only. */
     shmem_quiet();
+    shmem_ctx_quiet(ctx);
 }
 
 /* Each PE in turn puts at every spot of every other PE. */
@@ -130,7 +132,8 @@ static void test_puts(void)
             for (int k = 0; k < nspots[b]; k++) {
                 pattern(want, s, me, b, k);
                 EXPECT(memcmp(at(b, k), want, CHUNK) == 0,
-                       "put by pe %d at block %d offset %zu did not arrive", s, b, spot[b][k]);
+                       "put by pe %d at block %d offset %zu (spot %d) did not arrive", s, b,
+                       spot[b][k], k);
             }
         shmem_barrier_all();
     }
