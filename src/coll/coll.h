@@ -36,6 +36,9 @@ void symm_coll_slot_init(int slot, uint32_t base);
 long symm_job_cpus(void);
 /* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
 void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
+/* symm_wait_reach for a word that a PE of this node writes: across nodes it sleeps after its
+ * yields instead of polling the network on (sync/wait.c). */
+void symm_wait_reach_local(_Atomic uint32_t *w, uint32_t target);
 /* Team barrier inside a collective, after begin recorded this PE's CPU (sync/barrier.c). */
 void symm_team_meet(symm_team_t *t);
 /* Bitwise AND of one 64-bit word over team t. */

@@ -142,7 +142,8 @@ static void central(symm_team_t *t, uint32_t epoch, int meet)
  * leader, through the window), the leaders run the dissemination rounds among themselves over
  * the network (a 4-byte put of the epoch into the partner's round word), and each leader then
  * releases its node. One network round trip per round among leaders only, instead of rounds
- * among all members. */
+ * among all members. The waits inside a node sleep after their yields rather than polling
+ * the network on: with more PEs than CPUs the leader needs the CPU they would hold. */
 static void signal_word(symm_team_t *t, int idx, _Atomic uint32_t *mine, uint32_t epoch)
 {
     int pe = symm_team_pe(t, idx);
@@ -166,11 +167,11 @@ static void spanning(symm_team_t *t, uint32_t epoch)
     if (t->me != t->lead) {
         atomic_fetch_add_explicit(&lead->arrive.v, 1, memory_order_seq_cst);
         symm_wake(symm_team_pe(t, t->lead), &lead->arrive.v, sizeof(uint32_t));
-        symm_wait_reach(&lead->release.v, epoch);
+        symm_wait_reach_local(&lead->release.v, epoch);
         return;
     }
     if (t->local > 1) {
-        symm_wait_reach(&lead->arrive.v, (uint32_t)t->local - 1);
+        symm_wait_reach_local(&lead->arrive.v, (uint32_t)t->local - 1);
         atomic_store_explicit(&lead->arrive.v, 0, memory_order_relaxed);
     }
     for (int k = 0, d = 1; d < g; k++, d <<= 1) {

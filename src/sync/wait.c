@@ -140,16 +140,21 @@ static int spin_for(int (*ready)(const void *arg), const void *arg)
     return 0;
 }
 
-/* spin: whether to spin before yielding; without, the wait yields at once. */
+/* How a wait goes before it sleeps: WAIT_SPIN spins first (else it yields at once);
+ * WAIT_LOCAL waits for a word that a PE of this node writes, so it does not keep yielding and
+ * polling the network past its yields (NET_YIELD_NS): a PE that shares its CPU with the one it
+ * waits for hands the CPU over sooner by sleeping. */
+enum { WAIT_SPIN = 1, WAIT_LOCAL = 2 };
+
 static void wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len,
-                     int spin)
+                     int how)
 {
     symm_internal_t *me;
     uint32_t bell;
 
-    if (spin && spin_for(ready, arg))
+    if ((how & WAIT_SPIN) && spin_for(ready, arg))
         return;
-    for (long i = 0, until = symm_g.net ? now_ns() + NET_YIELD_NS : 0;
+    for (long i = 0, until = symm_g.net && !(how & WAIT_LOCAL) ? now_ns() + NET_YIELD_NS : 0;
          i < symm_g.yields || (until && now_ns() < until); i++) {
         sched_yield();
         symm_net_progress();
@@ -175,7 +180,7 @@ static void wait_for(int (*ready)(const void *arg), const void *arg, const void 
 
 void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len)
 {
-    wait_for(ready, arg, p, len, 1);
+    wait_for(ready, arg, p, len, WAIT_SPIN);
 }
 
 typedef struct reach_arg {
@@ -195,7 +200,7 @@ void symm_wait_reach(_Atomic uint32_t *w, uint32_t target)
     reach_arg_t r = {w, target};
 
     if (!reached(&r))
-        wait_for(reached, &r, (const void *)w, sizeof(*w), 1);
+        wait_for(reached, &r, (const void *)w, sizeof(*w), WAIT_SPIN);
 }
 
 void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target)
@@ -204,4 +209,12 @@ void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target)
 
     if (!reached(&r))
         wait_for(reached, &r, (const void *)w, sizeof(*w), 0);
+}
+
+void symm_wait_reach_local(_Atomic uint32_t *w, uint32_t target)
+{
+    reach_arg_t r = {w, target};
+
+    if (!reached(&r))
+        wait_for(reached, &r, (const void *)w, sizeof(*w), WAIT_SPIN | WAIT_LOCAL);
 }
