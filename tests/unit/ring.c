@@ -89,18 +89,24 @@ static unsigned long long consume(symm_px_cons_t *c, unsigned long long total)
     return taken;
 }
 
+/* An empty ring, its consumer, and the producers started (asking for answers or not). */
+static void start(symm_px_cons_t *c, pthread_t *th, int with_answers)
+{
+    memset(ring, 0, sizeof(*ring));
+    head = 0;
+    answers = with_answers;
+    REQUIRE(symm_px_cons_init(c, ring), "symm_px_cons_init");
+    for (int p = 0; p < PRODUCERS; p++)
+        REQUIRE(pthread_create(&th[p], NULL, producer, (void *)(intptr_t)p) == 0, "thread");
+}
+
 /* The ring full: producers stop at SYMM_PX_SLOTS published requests until the consumer moves. */
 static void full_ring(void)
 {
     pthread_t th[PRODUCERS];
     symm_px_cons_t c;
 
-    memset(ring, 0, sizeof(*ring));
-    head = 0;
-    answers = 0;
-    REQUIRE(symm_px_cons_init(&c, ring), "symm_px_cons_init");
-    for (int p = 0; p < PRODUCERS; p++)
-        REQUIRE(pthread_create(&th[p], NULL, producer, (void *)(intptr_t)p) == 0, "thread");
+    start(&c, th, 0);
     TEST_WAIT(atomic_load((_Atomic unsigned long long *)&head) >= SYMM_PX_SLOTS + PRODUCERS,
               "the producers to fill the ring");
     TEST_WAIT(published() == SYMM_PX_SLOTS, "every slot published");
@@ -153,12 +159,7 @@ static void mixed(void)
     pthread_t th[PRODUCERS];
     symm_px_cons_t c;
 
-    memset(ring, 0, sizeof(*ring));
-    head = 0;
-    answers = 1;
-    REQUIRE(symm_px_cons_init(&c, ring), "symm_px_cons_init");
-    for (int p = 0; p < PRODUCERS; p++)
-        REQUIRE(pthread_create(&th[p], NULL, producer, (void *)(intptr_t)p) == 0, "thread");
+    start(&c, th, 1);
     consume(&c, (unsigned long long)PRODUCERS * PER);
     for (int p = 0; p < PRODUCERS; p++)
         pthread_join(th[p], NULL);

@@ -72,33 +72,22 @@ SYMM_DEV void symm_dev_px_quiet()
             symm_dev_px_post(SYMM_PX_QUIET, symm_dev_c.my_pe, 0, SYMM_PX_ANSWER, 0, 0, 0, 0, 0, 0));
 }
 
-template <int S, bool NBI>
-static __device__ __noinline__ void symm_dev_px_put(void *dest, const void *src, size_t n, int pe)
+/* A put (OP SYMM_PX_PUT: dest symmetric, src local) or a get (SYMM_PX_GET: src symmetric,
+ * dest local) of n bytes; the blocking form waits for the proxy's answer (source taken, data
+ * here). A group's threads meet after a get of either form. */
+template <int S, bool NBI, unsigned OP>
+static __device__ __noinline__ void symm_dev_px_rma(void *dest, const void *src, size_t n, int pe)
 {
     symm_dev_sync<S>();
     if (symm_dev_tid<S>() == 0 && n) {
         unsigned long long i =
-            symm_dev_px_post(SYMM_PX_PUT, pe, 0, NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest),
+            symm_dev_px_post(OP, pe, 0, NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest),
                              SYMM_DEV_PX_U(src), n, 0, 0, 0);
         if (!NBI)
             symm_dev_px_wait(i);
     }
-    if (!NBI)
+    if (!NBI || OP == SYMM_PX_GET)
         symm_dev_sync<S>();
-}
-
-template <int S, bool NBI>
-static __device__ __noinline__ void symm_dev_px_get(void *dest, const void *src, size_t n, int pe)
-{
-    symm_dev_sync<S>();
-    if (symm_dev_tid<S>() == 0 && n) {
-        unsigned long long i =
-            symm_dev_px_post(SYMM_PX_GET, pe, 0, NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest),
-                             SYMM_DEV_PX_U(src), n, 0, 0, 0);
-        if (!NBI)
-            symm_dev_px_wait(i);
-    }
-    symm_dev_sync<S>();
 }
 
 /* n (1, 2, 4 or 8) bytes of value to pe's dest. */

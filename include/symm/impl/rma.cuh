@@ -21,7 +21,7 @@ SYMM_DEV void symm_dev_put(const char *call, void *dest, const void *src, size_t
 {
     if (__builtin_expect(!symm_dev_near(pe), 0)) {
         symm_dev_check_pe(call, dest, n, pe);
-        symm_dev_px_put<S, NBI>(dest, src, n, pe);
+        symm_dev_px_rma<S, NBI, SYMM_PX_PUT>(dest, src, n, pe);
         return;
     }
     char *p = symm_dev_peer(call, (char *)dest, n, pe);
@@ -36,7 +36,7 @@ SYMM_DEV void symm_dev_get(const char *call, void *dest, const void *src, size_t
 {
     if (__builtin_expect(!symm_dev_near(pe), 0)) {
         symm_dev_check_pe(call, src, n, pe);
-        symm_dev_px_get<S, NBI>(dest, src, n, pe);
+        symm_dev_px_rma<S, NBI, SYMM_PX_GET>(dest, src, n, pe);
         return;
     }
     const char *p = symm_dev_peer(call, (const char *)src, n, pe);
@@ -121,8 +121,8 @@ SYMM_DEV void symm_dev_iget(const char *call, void *dest, const void *src, ptrdi
 
     if (__builtin_expect(!symm_dev_near(pe), 0)) {
         for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
-            symm_dev_px_get<SYMM_THREAD, true>(d + i * dst * size,
-                                               (const char *)src + i * sst * size, size, pe);
+            symm_dev_px_rma<SYMM_THREAD, true, SYMM_PX_GET>(
+                d + i * dst * size, (const char *)src + i * sst * size, size, pe);
         symm_dev_px_quiet();
         symm_dev_sync<S>();
         return;
