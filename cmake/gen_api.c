@@ -36,6 +36,9 @@ typedef struct row {
 #define ROW(A, NAME, T, ...) {#NAME, #T, {__VA_ARGS__}},
 static const row_t rows[] = {SYMM_TYPE_TABLE(ROW, _)};
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
+/* NVSHMEM's 16-bit floating-point rows (nvshmem.h only). */
+static const row_t nv_rows[] = {SYMM_TYPE_TABLE_NV(ROW, _)};
+#define NV_ROWS (sizeof(nv_rows) / sizeof(nv_rows[0]))
 
 #define SIZE(S) #S,
 static const char *const sizes[] = {SYMM_SIZES(SIZE)};
@@ -254,11 +257,21 @@ static const routine_t scan[] = {
      "Sets dest on team PE i to the sum of source over team PEs 0..i-1 (zero on PE 0)"},
     {0}};
 
-/* shmemx_gpu.h: reductions enqueued on a CUDA stream, per operator. */
+/* shmemx.h: reduce-scatter (NVSHMEM's reducescatter), per operator. */
+static const routine_t rscatter[] = {
+    {"int", "shmemx_@_%_reducescatter",
+     "shmem_team_t team, T *dest, const T *source, size_t nreduce",
+     "Sets dest on team PE i to the $ over team of block i (nreduce elements) of source"},
+    {0}};
+
+/* shmemx_gpu.h: reductions and reduce-scatters enqueued on a CUDA stream, per operator. */
 static const routine_t stream[] = {
     {"int", "shmemx_@_%_reduce_on_stream",
      "shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream",
      "shmem_@_%_reduce on device-heap buffers, enqueued on stream"},
+    {"int", "shmemx_@_%_reducescatter_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream",
+     "shmemx_@_%_reducescatter on device-heap buffers, enqueued on stream"},
     {0}};
 
 /* shmemx_gpu.h: RMA, put with signal, collectives and waits enqueued on a CUDA stream, per type
@@ -344,6 +357,128 @@ static const routine_t stream_wait[] = {
     {"void", "shmemx_@_wait_until_all_vector_on_stream",
      "T *ivars, size_t nelems, const int *status, int cmp, T *cmp_value" ON_STREAM,
      "shmem_@_wait_until_all_vector on stream (status, cmp_value: memory the GPU reads)"},
+    {0}};
+
+/* nvshmem.h: NVSHMEM's half and bfloat16 (rows of SYMM_TYPE_TABLE_NV). Moving them is moving
+ * 16-bit words, so RMA, collectives and their stream forms are inline shells over the sized
+ * and uint16 routines (B is the body; V the value's bits, R a result from bits); reductions
+ * compute, so they are the library's shmemx_ routines, declared here with the NVSHMEM names
+ * mapped to them. `prefix` says where a shell runs: SYMM_NV_FN host and device, SYMM_NV_HOST
+ * the host. SYMM_NV_BITS(v) and SYMM_NV_FROM_BITS(r, bits) (symm/nvtypes.h) convert between
+ * a value and its 16-bit word. */
+typedef struct shell {
+    const char *prefix, *ret, *name, *params, *body, *what;
+} shell_t;
+#define U16 "(uint16_t *)"
+#define CU16 "(const uint16_t *)"
+#define WORDS                                                                                    \
+    "uint16_t *d = (uint16_t *)dest;\n    const uint16_t *s = (const uint16_t *)source;\n    "
+static const shell_t nv_shells[] = {
+    {"SYMM_NV_FN", "void", "nvshmem_@_put", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_put16(dest, source, nelems, pe);", "shmem_put16 on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_get", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_get16(dest, source, nelems, pe);", "shmem_get16 on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_put_nbi", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_put16_nbi(dest, source, nelems, pe);", "shmem_put16_nbi on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_get_nbi", "T *dest, const T *source, size_t nelems, int pe",
+     "shmem_get16_nbi(dest, source, nelems, pe);", "shmem_get16_nbi on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_p", "T *dest, T value, int pe",
+     "shmem_uint16_p(" U16 "dest, SYMM_NV_BITS(value), pe);", "Stores value into dest on pe"},
+    {"SYMM_NV_FN", "T", "nvshmem_@_g", "const T *source, int pe",
+     "T r;\n    SYMM_NV_FROM_BITS(r, shmem_uint16_g(" CU16 "source, pe));\n    return r;",
+     "Returns the value of source on pe"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_iput",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "shmem_iput16(dest, source, dst, sst, nelems, pe);", "shmem_iput16 on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_iget",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe",
+     "shmem_iget16(dest, source, dst, sst, nelems, pe);", "shmem_iget16 on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_put_signal",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, "
+     "int pe",
+     "shmem_put16_signal(dest, source, nelems, sig_addr, signal, sig_op, pe);",
+     "shmem_put16_signal on elements of T"},
+    {"SYMM_NV_FN", "void", "nvshmem_@_put_signal_nbi",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, "
+     "int pe",
+     "shmem_put16_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);",
+     "shmem_put16_signal_nbi on elements of T"},
+    {"SYMM_NV_HOST", "int", "nvshmem_@_broadcast",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root",
+     WORDS "return shmem_uint16_broadcast(team, d, s, nelems, PE_root);",
+     "shmem_uint16_broadcast on elements of T"},
+    {"SYMM_NV_HOST", "int", "nvshmem_@_fcollect",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     WORDS "return shmem_uint16_fcollect(team, d, s, nelems);",
+     "shmem_uint16_fcollect on elements of T"},
+    {"SYMM_NV_HOST", "int", "nvshmem_@_alltoall",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     WORDS "return shmem_uint16_alltoall(team, d, s, nelems);",
+     "shmem_uint16_alltoall on elements of T"},
+    {"SYMM_NV_HOST", "int", "nvshmem_@_alltoalls",
+     "shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems",
+     WORDS "return shmem_uint16_alltoalls(team, d, s, dst, sst, nelems);",
+     "shmem_uint16_alltoalls on elements of T"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_put_on_stream",
+     "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmemx_put16_on_stream(dest, source, nelems, pe, stream);", "shmemx_put16_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_get_on_stream",
+     "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmemx_get16_on_stream(dest, source, nelems, pe, stream);", "shmemx_get16_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_put_nbi_on_stream",
+     "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmemx_put16_nbi_on_stream(dest, source, nelems, pe, stream);",
+     "shmemx_put16_nbi_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_get_nbi_on_stream",
+     "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
+     "shmemx_get16_nbi_on_stream(dest, source, nelems, pe, stream);",
+     "shmemx_get16_nbi_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_p_on_stream", "T *dest, const T value, int pe" ON_STREAM,
+     "shmemx_uint16_p_on_stream(" U16 "dest, SYMM_NV_BITS(value), pe, stream);",
+     "nvshmem_@_p enqueued on stream"},
+    {"SYMM_NV_HOST", "T", "nvshmemx_@_g_on_stream", "const T *source, int pe" ON_STREAM,
+     "T r;\n    SYMM_NV_FROM_BITS(r, shmemx_uint16_g_on_stream(" CU16 "source, pe, stream));"
+     "\n    return r;",
+     "nvshmem_@_g after the stream's earlier work"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_iput_on_stream",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe" ON_STREAM,
+     "shmemx_iput16_on_stream(dest, source, dst, sst, nelems, pe, stream);",
+     "shmemx_iput16_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_iget_on_stream",
+     "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe" ON_STREAM,
+     "shmemx_iget16_on_stream(dest, source, dst, sst, nelems, pe, stream);",
+     "shmemx_iget16_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_put_signal_on_stream",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, "
+     "int pe" ON_STREAM,
+     "shmemx_put16_signal_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);",
+     "shmemx_put16_signal_on_stream"},
+    {"SYMM_NV_HOST", "void", "nvshmemx_@_put_signal_nbi_on_stream",
+     "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, "
+     "int pe" ON_STREAM,
+     "shmemx_put16_signal_nbi_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, "
+     "stream);",
+     "shmemx_put16_signal_nbi_on_stream"},
+    {"SYMM_NV_HOST", "int", "nvshmemx_@_alltoall_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
+     WORDS "return shmemx_uint16_alltoall_on_stream(team, d, s, nelems, stream);",
+     "shmemx_uint16_alltoall_on_stream"},
+    {"SYMM_NV_HOST", "int", "nvshmemx_@_broadcast_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root" ON_STREAM,
+     WORDS "return shmemx_uint16_broadcast_on_stream(team, d, s, nelems, PE_root, stream);",
+     "shmemx_uint16_broadcast_on_stream"},
+    {"SYMM_NV_HOST", "int", "nvshmemx_@_fcollect_on_stream",
+     "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
+     WORDS "return shmemx_uint16_fcollect_on_stream(team, d, s, nelems, stream);",
+     "shmemx_uint16_fcollect_on_stream"},
+    {0}};
+/* The reductions of the NVSHMEM rows, computed by the library (in float). */
+static const routine_t nv_reduce[] = {
+    {"int", "shmemx_@_%_reduce", "shmem_team_t team, T *dest, const T *source, size_t nreduce",
+     "dest on every PE of team: the $ of source over the team (nvshmem_@_%_reduce)"},
+    {"int", "shmemx_@_%_reducescatter",
+     "shmem_team_t team, T *dest, const T *source, size_t nreduce",
+     "Reduce-scatter by the $, as shmemx.h's (nvshmem_@_%_reducescatter)"},
     {0}};
 
 /* symm/device.cuh: the warp and block forms of RMA, per type with device forms, per size and
@@ -698,6 +833,20 @@ static void write_scan(const char *dir)
     close_file();
 }
 
+static void write_rscatter(const char *dir)
+{
+    open_file(dir, "shmemx_rscatter.h", "SYMM_GEN_SHMEMX_RSCATTER_H",
+              "The typed reduce-scatters of shmemx.h (NVSHMEM's reducescatter).");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        if (!r->col[BITRED] && !r->col[MINMAX] && !r->col[SUMPROD])
+            continue;
+        row_heading(r);
+        reductions(rscatter, r, "");
+    }
+    close_file();
+}
+
 static void write_stream(const char *dir)
 {
     open_file(dir, "shmemx_stream.h", "SYMM_GEN_SHMEMX_STREAM_H",
@@ -722,6 +871,61 @@ static void write_stream(const char *dir)
         snprintf(what, sizeof(what), "%s bits", sizes[i]);
         heading(what);
         family(stream_sized, sizes[i], NULL, NULL, 0);
+    }
+    close_file();
+}
+
+/* One inline shell: the comment, the signature packed as declare() packs it, the body. */
+static void define_shell(const shell_t *sh, const row_t *r)
+{
+    const subs_t x = {.at = r->name, .type = r->type};
+    char name[128], params[512], what[256], ret[64], body[512], prefix[32];
+    long at;
+
+    expand(name, sizeof(name), sh->name, &x);
+    expand(params, sizeof(params), sh->params, &x);
+    expand(what, sizeof(what), sh->what, &x);
+    expand(ret, sizeof(ret), sh->ret, &x);
+    expand(body, sizeof(body), sh->body, &x);
+    snprintf(prefix, sizeof(prefix), "%s ", sh->prefix);
+    declare(prefix, ret, name, params, what);
+    /* declare() ended the signature with ");\n": take the semicolon back. */
+    fflush(out);
+    at = ftell(out);
+    if (at < 2 || fseek(out, at - 2, SEEK_SET) != 0)
+        fail("cannot rewrite a declaration into a definition");
+    fprintf(out, "\n{\n    %s\n}\n", body);
+}
+
+/* The NVSHMEM names of the reductions of NVSHMEM row `name` by operator op. */
+static void nv_names(const char *name, const char *op)
+{
+    static const char *const forms[][2] = {{"nvshmem_", "_reduce"},
+                                           {"nvshmem_", "_reducescatter"},
+                                           {"nvshmemx_", "_reduce_on_stream"},
+                                           {"nvshmemx_", "_reducescatter_on_stream"}};
+
+    for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++)
+        fprintf(out, "#define %s%s_%s%s shmemx_%s_%s%s\n", forms[k][0], name, op, forms[k][1],
+                name, op, forms[k][1]);
+}
+
+static void write_nv(const char *dir)
+{
+    open_file(dir, "nvshmem_nv.h", "SYMM_GEN_NVSHMEM_NV_H",
+              "NVSHMEM's half and bfloat16 routines (nvshmem.h): inline shells over the 16-bit\n"
+              " * routines for what moves data, the library's reductions for what computes.");
+    for (size_t i = 0; i < NV_ROWS; i++) {
+        const row_t *r = &nv_rows[i];
+        row_heading(r);
+        for (const shell_t *sh = nv_shells; sh->name; sh++)
+            define_shell(sh, r);
+        reductions(nv_reduce, r, "");
+        reductions(stream, r, "");
+        for (const char *const *op = ops_minmax; *op; op++)
+            nv_names(r->name, *op);
+        for (const char *const *op = ops_sumprod; *op; op++)
+            nv_names(r->name, *op);
     }
     close_file();
 }
@@ -798,6 +1002,8 @@ int main(int argc, char **argv)
     write_coll(argv[1]);
     write_active(argv[1]);
     write_scan(argv[1]);
+    write_rscatter(argv[1]);
+    write_nv(argv[1]);
     write_stream(argv[1]);
     write_device(argv[1]);
     return 0;

@@ -27,6 +27,9 @@
  *    communicator (attr.mpi_comm = &comm) its ranks are the PEs; each PE on its node rank's
  *    GPU, as NVSHMEM programs that call cudaSetDevice(nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE))
  *    or pick the GPU by OMPI_COMM_WORLD_LOCAL_RANK expect.
+ *  - nvshmem_TYPE_OP_reducescatter: shmemx_TYPE_OP_reducescatter (shmemx.h).
+ *  - half and bfloat16 (symm/nvtypes.h): CUDA's types where cuda_fp16.h and cuda_bf16.h are
+ *    on the include path of a C++ file, else 16-bit structs of the same layout.
  *
  * Host collectives on device memory (nvshmem_int_sum_reduce, _broadcast, _fcollect, _alltoall
  * from the host) run on the GPU and are complete on return, as in NVSHMEM (docs/gpu.md).
@@ -344,5 +347,10 @@ SYMM_NV_PUT6_SIGNAL(_nbi_block)
 #define nvshmemx_collective_launch_query_gridsize                                                \
     nvshmemx_collective_launch_query_gridsize_needs_cuda_runtime_h
 #endif
+
+/* ---- half and bfloat16 ------------------------------------------------------------------------
+ * RMA, collectives, reductions and reduce-scatters, on the host and on a stream (symm/nvtypes.h
+ * says what the types are where CUDA's headers are absent). */
+#include "symm/nvtypes.h"
 
 #endif

@@ -79,6 +79,13 @@ int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
  * shmem_finalize, else 0. Any thread, at any time. */
 void shmemx_query_initialized(int *initialized);
 
+/* Reduce-scatter, as NVSHMEM's reducescatter: source holds one block of nreduce elements per
+ * PE of team; dest (nreduce elements) on team PE i gets block i of every member's source
+ * reduced by the operator, combined in team order. Collective over team; source symmetric,
+ * dest local (it may overlap source on the host heap, not on the device heap); buffers in the
+ * device heap run on the GPU (the integer, float and double rows). Returns 0. */
+#include "symm/gen/shmemx_rscatter.h"
+
 /* OpenSHMEM 1.6 scans over a team: dest on team PE i holds source summed over PEs 0..i
  * (inscan) or 0..i-1 (exscan; zero on PE 0). Collective; returns 0. */
 #include "symm/gen/shmemx_scan.h"

@@ -137,7 +137,8 @@ int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *sou
 /* For every type of the table with device forms (DEV): shmemx_TYPE_put_on_stream, _get_,
  * _put_nbi_, _get_nbi_, _p_, _g_, _iput_, _iget_, _put_signal_, _put_signal_nbi_on_stream and
  * the same by element size (shmemx_put64_on_stream, ...); shmemx_TYPE_alltoall_on_stream,
- * _fcollect_, _broadcast_ and _OP_reduce_on_stream with the operators its columns give it;
+ * _fcollect_, _broadcast_, _OP_reduce_ and _OP_reducescatter_on_stream (shmemx.h's reduce-scatter)
+ * with the operators its columns give it;
  * shmemx_TYPE_wait_until_on_stream, _wait_until_all_ and _wait_until_all_vector_on_stream for
  * the types of the wait routines. RMA and waits on device-heap addresses of pe (waits: this PE);
  * a strided copy's strides are at least 1. */

@@ -12,10 +12,13 @@
 /* Combines n elements of `in` into `acc` (acc = acc op in). */
 typedef void (*symm_combine_fn)(void *acc, const void *in, size_t n);
 
-/* The rows of the type table (SYMM_TYPE_float, ...) and the reduction operators (SYMM_OP_and,
- * ...), in the table's order. */
+/* The rows of the type table (SYMM_TYPE_float, ...), then NVSHMEM's (SYMM_TYPE_half,
+ * SYMM_TYPE_bfloat16: 16-bit words), and the reduction operators (SYMM_OP_and, ...), in the
+ * table's order. */
 #define SYMM_TYPE_ID(_, NAME, ...) SYMM_TYPE_##NAME,
-typedef enum { SYMM_TYPE_TABLE(SYMM_TYPE_ID, _) SYMM_TYPE_COUNT } symm_type_t;
+typedef enum {
+    SYMM_TYPE_TABLE(SYMM_TYPE_ID, _) SYMM_TYPE_TABLE_NV(SYMM_TYPE_ID, _) SYMM_TYPE_COUNT
+} symm_type_t;
 #undef SYMM_TYPE_ID
 #define SYMM_OP_ID(A, B, OP) SYMM_OP_##OP,
 typedef enum { SYMM_OPS(SYMM_OP_ID, _, _) SYMM_OP_COUNT } symm_op_t;

@@ -28,5 +28,9 @@ void symm_gpu_host_coll(const char *call, int what, void *team, void *dest, cons
                         size_t nbytes, int root);
 void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *source,
                           size_t nreduce, int type, int op);
+/* The same for reduce-scatter (coll/rscatter.c): nreduce elements in dest, a block of nreduce
+ * per member in source. */
+void symm_gpu_host_rscatter(const char *call, void *team, void *dest, const void *source,
+                            size_t nreduce, int type, int op);
 
 #endif

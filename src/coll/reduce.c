@@ -226,3 +226,16 @@ static int reduce(shmem_team_t team, const char *call, void *dest, const void *s
     SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_SHELL, NAME, T))                                    \
     SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_SHELL, NAME, T)) SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
 SYMM_TYPE_TABLE(REDUCE_ROW, _)
+/* NVSHMEM's half and bfloat16 (nvshmem.h declares them with CUDA's types): 16-bit words. */
+#define REDUCE_SHELL16(NAME, T, OP)                                                              \
+    SYMM_EXPORT int shmemx_##NAME##_##OP##_reduce(shmem_team_t team, uint16_t *dest,           \
+                                                  const uint16_t *source, size_t nreduce)       \
+    {                                                                                           \
+        return reduce(team, "shmemx_" #NAME "_" #OP "_reduce", dest, source, nreduce,           \
+                      SYMM_TYPE_##NAME, SYMM_OP_##OP);                                          \
+    }
+#define REDUCE_ROW16(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
+                     SCAN, TOALL, TOBIT, OLD, DEV)                                              \
+    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_SHELL16, NAME, T))                                  \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_SHELL16, NAME, T))
+SYMM_TYPE_TABLE_NV(REDUCE_ROW16, _)

@@ -216,10 +216,11 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
     SYMM_IF_##DEV(SYMM_IF_##RMA(COLL_ON_STREAM(NAME, T)))
 SYMM_TYPE_TABLE(COLL_ROW, _)
 
-/* Reductions: kernel symm_k_reduce_KIND_OP, looked up on first use. A row of the type table
- * with device forms reduces as the kind (SYMM_GPU_KINDS) of its size, signedness and class. */
+/* Reductions and reduce-scatters: kernels symm_k_reduce_KIND_OP and symm_k_rscatter_KIND_OP,
+ * looked up on first use. A row of the type table with device forms reduces as the kind
+ * (SYMM_GPU_KINDS) of its size, signedness and class. */
 #define SYMM_GPU_KIND_ID(A, KIND, T, BIT) SYMM_GPU_KIND_##KIND,
-enum { SYMM_GPU_KINDS(SYMM_GPU_KIND_ID, _) SYMM_GPU_NKINDS };
+enum { SYMM_GPU_KINDS(SYMM_GPU_KIND_ID, _) SYMM_GPU_KINDS_NV(SYMM_GPU_KIND_ID, _) SYMM_GPU_NKINDS };
 
 typedef struct elem {
     size_t size;
@@ -233,15 +234,21 @@ typedef struct elem {
     SYMM_IF_##DEV([SYMM_TYPE_##NAME] = ELEM(T), )
 #define OP_NAME(A, B, OP) [SYMM_OP_##OP] = #OP,
 static const elem_t kind_elems[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_ELEM, _)};
-static const char *const kind_names[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_NAME, _)};
+static const char *const kind_names[SYMM_GPU_NKINDS] = {SYMM_GPU_KINDS(KIND_NAME, _)
+                                                            SYMM_GPU_KINDS_NV(KIND_NAME, _)};
 static const elem_t row_elems[SYMM_TYPE_COUNT] = {SYMM_TYPE_TABLE(ROW_ELEM, _)};
 static const char *const op_names[SYMM_OP_COUNT] = {SYMM_OPS(OP_NAME, _, _)};
 static CUfunction k_reduce[SYMM_GPU_NKINDS][SYMM_OP_COUNT];
+static CUfunction k_rscatter[SYMM_GPU_NKINDS][SYMM_OP_COUNT];
 
-/* The kind of a row, or -1 for a row without device forms. */
+/* The kind of a row, or -1 for a row without device forms. NVSHMEM's rows (half, bfloat16)
+ * have the kinds of SYMM_GPU_KINDS_NV, in the same order. */
 static int kind_of(symm_type_t type)
 {
     const elem_t *e = &row_elems[type];
+
+    if (type >= SYMM_TYPE_half) /* the first of SYMM_TYPE_TABLE_NV */
+        return SYMM_GPU_KIND_f16 + (int)(type - SYMM_TYPE_half);
 
     for (int k = 0; k < SYMM_GPU_NKINDS && e->size; k++)
         if (kind_elems[k].size == e->size && kind_elems[k].is_signed == e->is_signed &&
@@ -250,12 +257,12 @@ static int kind_of(symm_type_t type)
     return -1;
 }
 
-static int reduce(const char *call, shmem_team_t team, void *dest, const void *source,
-                  size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
+/* Kernel symm_k_STEM_KIND_OP of row `type`, looked up in the library's module on first use
+ * (cache: one per kind and operator). */
+static CUfunction kernel_of(const char *call, CUfunction cache[][SYMM_OP_COUNT],
+                            const char *stem, symm_type_t type, symm_op_t op, const void *dest,
+                            const void *source)
 {
-    const symm_team_t *t = start_coll(call, team);
-    size_t nbytes = bytes_of(call, nreduce, symm_type_size[type]);
-    size_t recv = bytes_of(call, nbytes, (size_t)t->size);
     int kind = kind_of(type);
     CUfunction *f;
 
@@ -263,17 +270,58 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
         symm_fatal("%s(dest=%p, source=%p): this type has no reduction on the GPU: device-heap "
                    "buffers take the reductions of integers, float and double", call, dest,
                    source);
-    symm_devheap_check(call, "dest", dest, nbytes);
-    symm_devheap_check(call, "source", source, nbytes);
-    f = &k_reduce[kind][op];
+    f = &cache[kind][op];
     if (!*f) {
         char name[64];
-        snprintf(name, sizeof(name), "symm_k_reduce_%s_%s", kind_names[kind], op_names[op]);
+        snprintf(name, sizeof(name), "symm_k_%s_%s_%s", stem, kind_names[kind], op_names[op]);
         SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_cuda_g.module, name));
     }
+    return *f;
+}
+
+static int reduce(const char *call, shmem_team_t team, void *dest, const void *source,
+                  size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
+{
+    const symm_team_t *t = start_coll(call, team);
+    size_t nbytes = bytes_of(call, nreduce, symm_type_size[type]);
+    size_t recv = bytes_of(call, nbytes, (size_t)t->size);
+    CUfunction f = kernel_of(call, k_reduce, "reduce", type, op, dest, source);
+
+    symm_devheap_check(call, "dest", dest, nbytes);
+    symm_devheap_check(call, "source", source, nbytes);
     launch_shape_t sh = shape(t, nbytes, recv);
     void *args[] = {&dest, &source, &nreduce, &sh.ll, &sh.tv};
-    symm_cuda_launch(call, *f, sh.grid, sh.block, s, args);
+    symm_cuda_launch(call, f, sh.grid, sh.block, s, args);
+    return 0;
+}
+
+/* Reduce-scatter: a team barrier (every member's source complete), then each PE's kernel
+ * reads its block from every member through the window and combines them in team order, then
+ * a barrier that keeps the sources unchanged until every member has read. */
+static int rscatter(const char *call, shmem_team_t team, void *dest, const void *source,
+                    size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
+{
+    const symm_team_t *t = start_coll(call, team);
+    size_t nbytes = bytes_of(call, nreduce, symm_type_size[type]);
+    size_t all = bytes_of(call, nbytes, (size_t)t->size);
+    CUfunction f = kernel_of(call, k_rscatter, "rscatter", type, op, dest, source);
+    symm_dev_tv_t tv = team_view(t);
+    unsigned grid = (unsigned)((nreduce + 1023) / 1024);
+    int quiet = 1;
+
+    symm_devheap_check(call, "dest", dest, nbytes);
+    symm_devheap_check(call, "source", source, all);
+    if ((const char *)dest < (const char *)source + all &&
+        (const char *)source < (const char *)dest + nbytes)
+        symm_fatal("%s(dest=%p, source=%p, nreduce=%zu): dest overlaps source", call, dest,
+                   source, nreduce);
+    void *bargs[] = {&quiet, &tv};
+    symm_cuda_launch(call, symm_cuda_g.k_barrier, 1, 32, s, bargs);
+    if (nreduce) {
+        void *args[] = {&dest, &source, &nreduce, &tv};
+        symm_cuda_launch(call, f, grid < 132 ? grid : 132, 1024, s, args);
+    }
+    symm_cuda_launch(call, symm_cuda_g.k_barrier, 1, 32, s, bargs);
     return 0;
 }
 
@@ -283,6 +331,12 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
     {                                                                                           \
         return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
                       SYMM_TYPE_##NAME, SYMM_OP_##OP, stream);                                  \
+    }                                                                                           \
+    SYMM_EXPORT int shmemx_##NAME##_##OP##_reducescatter_on_stream(                             \
+        shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
+    {                                                                                           \
+        return rscatter("shmemx_" #NAME "_" #OP "_reducescatter_on_stream", team, dest, source, \
+                        nreduce, SYMM_TYPE_##NAME, SYMM_OP_##OP, stream);                       \
     }
 #define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, \
                    TOALL, TOBIT, OLD, DEV)                                                      \
@@ -290,6 +344,13 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
                   SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_ON_STREAM, NAME, T))                  \
                   SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_ON_STREAM, NAME, T)))
 SYMM_TYPE_TABLE(REDUCE_ROW, _)
+/* NVSHMEM's half and bfloat16 (nvshmem.h declares them with CUDA's types): 16-bit words. */
+#define REDUCE_ON_STREAM16(NAME, T, OP) REDUCE_ON_STREAM(NAME, uint16_t, OP)
+#define REDUCE_ROW16(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
+                     SCAN, TOALL, TOBIT, OLD, DEV)                                              \
+    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_ON_STREAM16, NAME, T))                              \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_ON_STREAM16, NAME, T))
+SYMM_TYPE_TABLE_NV(REDUCE_ROW16, _)
 
 /* ---- Host collectives on device-heap buffers ------------------------------------------------ */
 int symm_gpu_holds(const void *addr)
@@ -332,5 +393,13 @@ void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *
 {
     host_order(call);
     reduce(call, (shmem_team_t)team, dest, source, nreduce, type, op, symm_cuda_g.copy);
+    host_wait(call);
+}
+
+void symm_gpu_host_rscatter(const char *call, void *team, void *dest, const void *source,
+                            size_t nreduce, int type, int op)
+{
+    host_order(call);
+    rscatter(call, (shmem_team_t)team, dest, source, nreduce, type, op, symm_cuda_g.copy);
     host_wait(call);
 }

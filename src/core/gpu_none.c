@@ -72,3 +72,9 @@ void symm_gpu_host_reduce(const char *call, void *team, void *dest, const void *
 {
     symm_fatal("%s: this symm was built without CUDA: there is no device heap", call);
 }
+
+void symm_gpu_host_rscatter(const char *call, void *team, void *dest, const void *source,
+                            size_t nreduce, int type, int op)
+{
+    symm_fatal("%s: this symm was built without CUDA: there is no device heap", call);
+}

@@ -9,7 +9,9 @@
  * value in team order, in the element type (the header promises that order, so
  * floating-point results are exact too), and compares its result bytes with team PE 0's (read
  * with a get): bit-identical on every PE. Each operation runs with dest apart from source at
- * one size and in place (dest == source) at the other.
+ * one size and in place (dest == source) at the other. The reduce-scatters
+ * (shmemx_TYPE_OP_reducescatter, NVSHMEM's) of every operator too: team PE i gets block i of
+ * the sources reduced in team order.
  */
 #include <complex.h>
 
@@ -29,6 +31,7 @@ typedef struct rdesc {
     const char *name;
     size_t size;
     reduce_fn op[NOPS];   /* NULL where the type has no such reduction */
+    reduce_fn rs[NOPS];   /* the reduce-scatters, likewise */
     reduce_fn inscan, exscan;
     /* buf[k] = the value of element first + k of world PE pe's source for op. */
     void (*fill)(void *buf, int op, size_t first, size_t n, int pe);
@@ -121,6 +124,11 @@ static uint64_t mix(int pe, size_t i)
     {                                                                                           \
         return shmem_##NAME##_##OP##_reduce(t, d, s, n);                                        \
     }
+#define WRAP_RS(NAME, T, OP)                                                                     \
+    static int rs_##NAME##_##OP(shmem_team_t t, void *d, const void *s, size_t n)              \
+    {                                                                                           \
+        return shmemx_##NAME##_##OP##_reducescatter(t, d, s, n);                                \
+    }
 #define WRAP_SCAN(NAME, T)                                                                       \
     static int in_##NAME(shmem_team_t t, void *d, const void *s, size_t n)                     \
     {                                                                                           \
@@ -132,17 +140,22 @@ static uint64_t mix(int pe, size_t i)
     }
 #define SHELLS_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)           \
     REAL(NAME, T, BITRED)                                                                       \
-    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(WRAP, NAME, T))                                           \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(WRAP, NAME, T))                                            \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T) WRAP_SCAN(NAME, T))
+    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(WRAP, NAME, T) SYMM_OPS_BITWISE(WRAP_RS, NAME, T))        \
+    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(WRAP, NAME, T) SYMM_OPS_MINMAX(WRAP_RS, NAME, T))          \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T) SYMM_OPS_SUMPROD(WRAP_RS, NAME, T)        \
+                          WRAP_SCAN(NAME, T))
 SYMM_TYPES(SHELLS_ROW, _)
 
 #define OP_ENTRY(NAME, T, OP) [OP_##OP] = r_##NAME##_##OP,
+#define RS_ENTRY(NAME, T, OP) [OP_##OP] = rs_##NAME##_##OP,
 #define DESC_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)             \
     {#NAME, sizeof(T),                                                                          \
      {SYMM_IF_##BITRED(SYMM_OPS_BITWISE(OP_ENTRY, NAME, T))                                     \
       SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(OP_ENTRY, NAME, T))                                      \
       SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(OP_ENTRY, NAME, T))},                                  \
+     {SYMM_IF_##BITRED(SYMM_OPS_BITWISE(RS_ENTRY, NAME, T))                                     \
+      SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(RS_ENTRY, NAME, T))                                      \
+      SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RS_ENTRY, NAME, T))},                                  \
      SYMM_IF_##SUMPROD(in_##NAME, ex_##NAME, ) fill_##NAME, combine_##NAME, equal_##NAME,       \
      zero_##NAME},
 
@@ -164,11 +177,13 @@ SYMM_TYPES(SHELLS_ROW, _)
     }
 #define CPLX_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
                  TOALL, TOBIT, OLD, DEV)                                                        \
-    CPLX(NAME, T) SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T))
+    CPLX(NAME, T)                                                                               \
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T) SYMM_OPS_SUMPROD(WRAP_RS, NAME, T))
 SYMM_TYPE_TABLE_COMPLEX(CPLX_ROW, _)
 #define CPLX_DESC(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
                   TOALL, TOBIT, OLD, DEV)                                                       \
-    {#NAME, sizeof(T), {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(OP_ENTRY, NAME, T))}, NULL, NULL,     \
+    {#NAME, sizeof(T), {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(OP_ENTRY, NAME, T))},                 \
+     {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RS_ENTRY, NAME, T))}, NULL, NULL,                      \
      fill_##NAME, combine_##NAME, equal_##NAME, zero_##NAME},
 
 static const rdesc_t types[] = {SYMM_TYPES(DESC_ROW, _) SYMM_TYPE_TABLE_COMPLEX(CPLX_DESC, _)};
@@ -213,8 +228,9 @@ static size_t carve(size_t bytes)
     return off;
 }
 
-/* want[k] for k < nelems: element k combined over team PEs [0, upto) in team order. */
-static void expected(const ctx_t *c, int op, size_t nelems, int upto)
+/* want[k] for k < nelems: element first + k combined over team PEs [0, upto) in team
+ * order. */
+static void expected_at(const ctx_t *c, int op, size_t first, size_t nelems, int upto)
 {
     size_t es = c->ty->size, per = nelems < COLL_PERIOD ? nelems : COLL_PERIOD;
 
@@ -222,13 +238,18 @@ static void expected(const ctx_t *c, int op, size_t nelems, int upto)
         c->ty->zero(want, nelems);
         return;
     }
-    c->ty->fill(tab_acc, op, 0, per, c->wpe[0]);
+    c->ty->fill(tab_acc, op, first, per, c->wpe[0]);
     for (int j = 1; j < upto; j++) {
-        c->ty->fill(tab_in, op, 0, per, c->wpe[j]);
+        c->ty->fill(tab_in, op, first, per, c->wpe[j]);
         c->ty->combine(tab_acc, tab_in, op, per);
     }
     for (size_t k = 0; k < nelems; k += per)
         memcpy(want + k * es, tab_acc, (nelems - k < per ? nelems - k : per) * es);
+}
+
+static void expected(const ctx_t *c, int op, size_t nelems, int upto)
+{
+    expected_at(c, op, 0, nelems, upto);
 }
 
 static void check(const ctx_t *c, const char *what, size_t nelems, int in_place,
@@ -285,6 +306,24 @@ static void reduce(const ctx_t *c, int op, size_t nelems, int in_place)
         results[nresults++] = (struct result){op_names[op], c->ty, out, nelems};
 }
 
+/* Reduce-scatter of blocks of nelems: the sources filled as one array of n * nelems. */
+static void rscatter(const ctx_t *c, int op, size_t nelems)
+{
+    size_t es = c->ty->size, all = nelems * (size_t)c->n, off = carve(all * es);
+    char *s = src + off, *d = dst + off;
+    char what[32];
+    int rc;
+
+    c->ty->fill(s, op, 0, all, c->wme);
+    memset(s + all * es, COLL_CANARY, COLL_GUARD);
+    memset(d, COLL_CANARY, nelems * es + COLL_GUARD);
+    rc = c->ty->rs[op](c->team, d, s, nelems);
+    snprintf(what, sizeof(what), "%s_reducescatter", op_names[op]);
+    EXPECT(rc == 0, "%s_%s returned %d", c->ty->name, what, rc);
+    expected_at(c, op, (size_t)c->me * nelems, nelems, c->n);
+    check(c, what, nelems, 0, d);
+}
+
 static void scan(const ctx_t *c, int exclusive, size_t nelems, int in_place)
 {
     size_t es = c->ty->size, off = carve(nelems * es);
@@ -315,6 +354,7 @@ static void run_type(const ctx_t *c, int ti)
             reduce(c, op, 0, 0);
         reduce(c, op, small, (ti + op) % 2);
         reduce(c, op, large, (ti + op + 1) % 2);
+        rscatter(c, op, (ti + op) % 4 ? small : 0);
     }
     if (c->ty->inscan) {
         scan(c, 0, small, ti % 2);
@@ -372,6 +412,8 @@ int main(int argc, char **argv)
         c.ty = find("long");
         reduce(&c, OP_sum, BIG_LONGS, 0);
         reduce(&c, OP_max, BIG_LONGS, 1);
+        check_identical(&c);
+        rscatter(&c, OP_sum, BIG_LONGS / 8);
         check_identical(&c);
         c.ty = find("double");
         reduce(&c, OP_sum, BIG_LONGS, 1);

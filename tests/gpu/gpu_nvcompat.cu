@@ -7,7 +7,9 @@
  * stream RMA), a module loaded with cuModuleLoad and given its state by nvshmemx_cumodule_init,
  * the collective launch's grid-size query, and for every type with device forms the typed
  * calls on a stream: put, get, their _nbi forms, p, g, iput, iget, put with signal (and _nbi),
- * alltoall, broadcast, fcollect, the waits; the sized forms and the _nbi mem forms. Every PE
+ * alltoall, broadcast, fcollect, the waits, and every reduce-scatter operator (on the stream
+ * and from the host on device memory); half and bfloat16 (RMA, p in a kernel, collectives,
+ * reductions); the sized forms and the _nbi mem forms. Every PE
  * writes to its right neighbour or reads from it, values name the writer and the index, and
  * every element is checked exactly.
  *   gpu_nvcompat MODULE.cubin
@@ -172,14 +174,223 @@ template <typename T> static void clear(T *dst, size_t n)
         nvshmem_free(flags);                                                                    \
     }
 
+/* Reduce-scatter of block size N: team PE i gets block i of every PE's source reduced. The
+ * values keep every result exact in every type at 8 PEs: val() for max, min and the bitwise
+ * operators; below 15 for sums; 1 or 2 (at most three 2s) for products. */
+template <typename T> static T rs_val(int op, int pe, size_t i)
+{
+    if (op == 'p')
+        return (T)((pe + i) % 3 == 0 ? 2 : 1);
+    if (op == 's')
+        return (T)((pe + i) % 15);
+    return val<T>(pe, i);
+}
+
+template <typename T> static T rs_want(int op, size_t i)
+{
+    T acc = rs_val<T>(op, 0, i);
+    for (int p = 1; p < npes; p++) {
+        T v = rs_val<T>(op, p, i);
+        if (op == 's')
+            acc = (T)(acc + v);
+        else if (op == 'p')
+            acc = (T)(acc * v);
+        else if (op == 'M')
+            acc = v > acc ? v : acc;
+        else if (op == 'm')
+            acc = v < acc ? v : acc;
+    }
+    return acc;
+}
+
+template <typename T> static T rs_want_bits(int op, size_t i)
+{
+    unsigned long long acc = (unsigned long long)val<T>(0, i);
+    for (int p = 1; p < npes; p++) {
+        unsigned long long v = (unsigned long long)val<T>(p, i);
+        acc = op == '&' ? acc & v : op == '|' ? acc | v : acc ^ v;
+    }
+    return (T)acc;
+}
+
+template <typename T>
+static void rs_case(const char *what, int op, int host, int bits,
+                    int (*fn)(shmem_team_t, T *, const T *, size_t, cudaStream_t))
+{
+    const size_t all = (size_t)N * npes;
+    T *src = (T *)nvshmem_malloc(all * sizeof(T)), *dst = (T *)nvshmem_malloc(N * sizeof(T));
+    T *h = (T *)malloc(all * sizeof(T));
+
+    REQUIRE(src && dst && h, "%s: allocation failed", what);
+    for (size_t i = 0; i < all; i++)
+        h[i] = rs_val<T>(op, me, i);
+    CUDA_CHECK(cudaMemcpy(src, h, all * sizeof(T), cudaMemcpyHostToDevice));
+    clear(dst, N);
+    EXPECT(fn(NVSHMEM_TEAM_WORLD, dst, src, N, host ? NULL : st) == 0, "%s returned non-zero",
+           what);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    fetch(h, dst, N);
+    if (bits)
+        CHECK_RUN(what, h, N, rs_want_bits<T>(op, me * N + i));
+    else
+        CHECK_RUN(what, h, N, rs_want<T>(op, me * N + i));
+    nvshmem_barrier_all();
+    free(h);
+    nvshmem_free(dst);
+    nvshmem_free(src);
+}
+
+/* Each operator on the stream, and from the host (a host call on device-heap buffers). */
+#define RS_OP(NAME, T, OP, CODE, BITS)                                                           \
+    {                                                                                           \
+        struct on_stream {                                                                      \
+            static int f(shmem_team_t t, T *d, const T *s, size_t n, cudaStream_t q)            \
+            {                                                                                   \
+                return nvshmemx_##NAME##_##OP##_reducescatter_on_stream(t, d, s, n, q);         \
+            }                                                                                   \
+            static int h(shmem_team_t t, T *d, const T *s, size_t n, cudaStream_t)              \
+            {                                                                                   \
+                return nvshmem_##NAME##_##OP##_reducescatter(t, d, s, n);                       \
+            }                                                                                   \
+        };                                                                                      \
+        rs_case<T>(#NAME "_" #OP "_reducescatter_on_stream", CODE, 0, BITS, on_stream::f);      \
+        rs_case<T>("host " #NAME "_" #OP "_reducescatter", CODE, 1, BITS, on_stream::h);        \
+    }
+#define RS_BIT(NAME, T, OP) RS_OP(NAME, T, OP, #OP[0] == 'a' ? '&' : #OP[0] == 'o' ? '|' : '^', 1)
+#define RS_MINMAX(NAME, T, OP) RS_OP(NAME, T, OP, #OP[1] == 'a' ? 'M' : 'm', 0)
+#define RS_SUMPROD(NAME, T, OP) RS_OP(NAME, T, OP, #OP[0], 0)
+#define RSCATTER(NAME, T, BITRED, MINMAX, SUMPROD)                                               \
+    static void rscatter_##NAME(void)                                                           \
+    {                                                                                           \
+        SYMM_IF_##BITRED(SYMM_OPS_BITWISE(RS_BIT, NAME, T))                                     \
+        SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(RS_MINMAX, NAME, T))                                   \
+        SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RS_SUMPROD, NAME, T))                                \
+    }
+
 #define ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, TOALL, \
             TOBIT, OLD, DEV)                                                                    \
-    SYMM_IF_##DEV(SYMM_IF_##RMA(TYPED(NAME, T)) SYMM_IF_##WAIT(WAITS(NAME, T)))
+    SYMM_IF_##DEV(SYMM_IF_##RMA(TYPED(NAME, T)) SYMM_IF_##WAIT(WAITS(NAME, T))                 \
+                  RSCATTER(NAME, T, BITRED, MINMAX, SUMPROD))
 SYMM_TYPE_TABLE(ROW, _)
 
 #define RUN_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
                 TOALL, TOBIT, OLD, DEV)                                                         \
-    SYMM_IF_##DEV(SYMM_IF_##RMA(typed_##NAME();) SYMM_IF_##WAIT(waits_##NAME();))
+    SYMM_IF_##DEV(SYMM_IF_##RMA(typed_##NAME();) SYMM_IF_##WAIT(waits_##NAME();)               \
+                  rscatter_##NAME();)
+
+/* ---- half and bfloat16 --------------------------------------------------------------------------
+ * NVSHMEM's 16-bit floating-point types: host RMA on device memory, p in a kernel and on a
+ * stream, g, iget, collectives on the host and on a stream, reductions and reduce-scatters.
+ * Values are multiples of 0.5 below 16, so every sum over 8 PEs is exact in both formats;
+ * results are compared as 16-bit words. */
+static half to16(float f, half *)
+{
+    return __float2half(f);
+}
+static __nv_bfloat16 to16(float f, __nv_bfloat16 *)
+{
+    return __float2bfloat16(f);
+}
+static unsigned short bits16(const void *p)
+{
+    unsigned short b;
+    memcpy(&b, p, sizeof(b));
+    return b;
+}
+static float f16val(int pe, size_t i)
+{
+    return (float)((pe * 7 + i) % 32) * 0.5f;
+}
+/* The word of value f in T. */
+template <typename T> static unsigned short w16(float f)
+{
+    T v = to16(f, (T *)NULL);
+    return bits16(&v);
+}
+static float f16sum(size_t i)
+{
+    float s = 0;
+    for (int p = 0; p < npes; p++)
+        s += f16val(p, i);
+    return s;
+}
+static float f16max(size_t i)
+{
+    float m = f16val(0, i);
+    for (int p = 1; p < npes; p++)
+        m = f16val(p, i) > m ? f16val(p, i) : m;
+    return m;
+}
+
+#define SIXTEEN(NAME, T)                                                                         \
+    __global__ void p16_##NAME(T *dest, T v, int pe)                                            \
+    {                                                                                           \
+        nvshmem_##NAME##_p(dest, v, pe);                                                        \
+    }                                                                                           \
+    static void sixteen_##NAME(void)                                                            \
+    {                                                                                           \
+        const size_t all = (size_t)N * npes;                                                    \
+        T *src = (T *)nvshmem_malloc(all * sizeof(T)), *dst = (T *)nvshmem_malloc(all * sizeof(T)); \
+        T *v = (T *)malloc(all * sizeof(T));                                                    \
+        unsigned short *h = (unsigned short *)malloc(all * sizeof(unsigned short));             \
+        REQUIRE(src && dst && v && h, #NAME ": allocation failed");                             \
+        for (size_t i = 0; i < all; i++)                                                        \
+            v[i] = to16(f16val(me, i), (T *)NULL);                                              \
+        CUDA_CHECK(cudaMemcpy(src, v, all * sizeof(T), cudaMemcpyHostToDevice));                \
+        clear(dst, all);                                                                        \
+        nvshmem_##NAME##_put(dst, src, N / 2, right);                                           \
+        nvshmemx_##NAME##_put_on_stream(dst + N / 2, src + N / 2, N - N / 2, right, st);        \
+        sync_all();                                                                             \
+        fetch(h, (unsigned short *)dst, N);                                                     \
+        CHECK_RUN(#NAME "_put, _put_on_stream", h, N, w16<T>(f16val(left, i)));                 \
+        clear(dst, all);                                                                        \
+        p16_##NAME<<<1, 1, 0, st>>>(dst + 3, v[33], right);                                     \
+        nvshmemx_##NAME##_p_on_stream(dst + 4, v[44], right, st);                               \
+        sync_all();                                                                             \
+        fetch(h, (unsigned short *)dst, 5);                                                     \
+        EXPECT(h[3] == w16<T>(f16val(left, 33)) && h[4] == w16<T>(f16val(left, 44)) && !h[2],   \
+               #NAME "_p in a kernel, _p_on_stream");                                           \
+        T g = nvshmem_##NAME##_g(src + 5, right);                                               \
+        EXPECT(bits16(&g) == w16<T>(f16val(right, 5)), #NAME "_g");                             \
+        g = nvshmemx_##NAME##_g_on_stream(src + 6, right, st);                                  \
+        EXPECT(bits16(&g) == w16<T>(f16val(right, 6)), #NAME "_g_on_stream");                   \
+        clear(dst, all);                                                                        \
+        nvshmem_##NAME##_iget(dst, src, 2, 3, N / 3, right);                                    \
+        fetch(h, (unsigned short *)dst, N);                                                     \
+        CHECK_RUN(#NAME "_iget", h, N,                                                          \
+                  i % 2 == 0 && i / 2 < N / 3 ? w16<T>(f16val(right, 3 * (i / 2))) : 0);        \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_fcollect_on_stream(NVSHMEM_TEAM_WORLD, dst, src, N, st);              \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, (unsigned short *)dst, all);                                                   \
+        CHECK_RUN(#NAME "_fcollect_on_stream", h, all, w16<T>(f16val((int)(i / N), i % N)));    \
+        clear(dst, all);                                                                        \
+        nvshmem_##NAME##_alltoall(NVSHMEM_TEAM_WORLD, dst, src, N);                             \
+        fetch(h, (unsigned short *)dst, all);                                                   \
+        CHECK_RUN(#NAME "_alltoall", h, all,                                                    \
+                  w16<T>(f16val((int)(i / N), me * N + i % N)));                                \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_sum_reduce_on_stream(NVSHMEM_TEAM_WORLD, dst, src, N, st);            \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, (unsigned short *)dst, N);                                                     \
+        CHECK_RUN(#NAME "_sum_reduce_on_stream", h, N, w16<T>(f16sum(i)));                      \
+        clear(dst, all);                                                                        \
+        nvshmem_##NAME##_max_reduce(NVSHMEM_TEAM_WORLD, dst, src, N);                           \
+        fetch(h, (unsigned short *)dst, N);                                                     \
+        CHECK_RUN("host " #NAME "_max_reduce", h, N, w16<T>(f16max(i)));                        \
+        clear(dst, all);                                                                        \
+        nvshmemx_##NAME##_sum_reducescatter_on_stream(NVSHMEM_TEAM_WORLD, dst, src, N, st);     \
+        CUDA_CHECK(cudaStreamSynchronize(st));                                                  \
+        fetch(h, (unsigned short *)dst, N);                                                     \
+        CHECK_RUN(#NAME "_sum_reducescatter_on_stream", h, N, w16<T>(f16sum(me * N + i)));      \
+        nvshmem_barrier_all();                                                                  \
+        free(h);                                                                                \
+        free(v);                                                                                \
+        nvshmem_free(dst);                                                                      \
+        nvshmem_free(src);                                                                      \
+    }
+SIXTEEN(half, half)
+SIXTEEN(bfloat16, __nv_bfloat16)
 
 /* ---- Sized forms and the _nbi mem forms ---------------------------------------------------- */
 #define R 256 /* bytes per region */
@@ -376,6 +587,8 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaStreamCreate(&st));
 
     SYMM_TYPE_TABLE(RUN_ROW, _)
+    sixteen_half();
+    sixteen_bfloat16();
     sized();
     registered(1000);
     registered(1 << 20);

@@ -53,15 +53,27 @@ int shmemx_float_fcollect_on_stream(shmem_team_t team, float *dest, const float 
 /* shmem_float_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_float_max_reduce_on_stream(shmem_team_t team, float *dest, const float *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_float_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_float_max_reducescatter_on_stream(shmem_team_t team, float *dest, const float *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_float_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_float_min_reduce_on_stream(shmem_team_t team, float *dest, const float *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_float_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_float_min_reducescatter_on_stream(shmem_team_t team, float *dest, const float *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_float_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_float_sum_reduce_on_stream(shmem_team_t team, float *dest, const float *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_float_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_float_sum_reducescatter_on_stream(shmem_team_t team, float *dest, const float *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_float_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_float_prod_reduce_on_stream(shmem_team_t team, float *dest, const float *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_float_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_float_prod_reducescatter_on_stream(shmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce, struct CUstream_st *stream);
 
 /* ---- double ---------------------------------------------------------------------------------- */
 /* shmem_double_put enqueued on stream. */
@@ -107,15 +119,28 @@ int shmemx_double_fcollect_on_stream(shmem_team_t team, double *dest, const doub
 /* shmem_double_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_double_max_reduce_on_stream(shmem_team_t team, double *dest, const double *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_double_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_double_max_reducescatter_on_stream(shmem_team_t team, double *dest, const double *source,
+                                              size_t nreduce, struct CUstream_st *stream);
 /* shmem_double_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_double_min_reduce_on_stream(shmem_team_t team, double *dest, const double *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_double_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_double_min_reducescatter_on_stream(shmem_team_t team, double *dest, const double *source,
+                                              size_t nreduce, struct CUstream_st *stream);
 /* shmem_double_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_double_sum_reduce_on_stream(shmem_team_t team, double *dest, const double *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_double_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_double_sum_reducescatter_on_stream(shmem_team_t team, double *dest, const double *source,
+                                              size_t nreduce, struct CUstream_st *stream);
 /* shmem_double_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_double_prod_reduce_on_stream(shmem_team_t team, double *dest, const double *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_double_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_double_prod_reducescatter_on_stream(shmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 
 /* ---- char ------------------------------------------------------------------------------------ */
 /* shmem_char_put enqueued on stream. */
@@ -160,15 +185,27 @@ int shmemx_char_fcollect_on_stream(shmem_team_t team, char *dest, const char *so
 /* shmem_char_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_char_max_reduce_on_stream(shmem_team_t team, char *dest, const char *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_char_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_char_max_reducescatter_on_stream(shmem_team_t team, char *dest, const char *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_char_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_char_min_reduce_on_stream(shmem_team_t team, char *dest, const char *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_char_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_char_min_reducescatter_on_stream(shmem_team_t team, char *dest, const char *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_char_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_char_sum_reduce_on_stream(shmem_team_t team, char *dest, const char *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_char_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_char_sum_reducescatter_on_stream(shmem_team_t team, char *dest, const char *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_char_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_char_prod_reduce_on_stream(shmem_team_t team, char *dest, const char *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_char_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_char_prod_reducescatter_on_stream(shmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 
 /* ---- schar (signed char) --------------------------------------------------------------------- */
 /* shmem_schar_put enqueued on stream. */
@@ -216,18 +253,34 @@ int shmemx_schar_fcollect_on_stream(shmem_team_t team, signed char *dest, const 
 int shmemx_schar_max_reduce_on_stream(shmem_team_t team, signed char *dest,
                                       const signed char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_schar_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_schar_max_reducescatter_on_stream(shmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_schar_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_schar_min_reduce_on_stream(shmem_team_t team, signed char *dest,
                                       const signed char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_schar_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_schar_min_reducescatter_on_stream(shmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_schar_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_schar_sum_reduce_on_stream(shmem_team_t team, signed char *dest,
                                       const signed char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_schar_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_schar_sum_reducescatter_on_stream(shmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_schar_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_schar_prod_reduce_on_stream(shmem_team_t team, signed char *dest,
                                        const signed char *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_schar_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_schar_prod_reducescatter_on_stream(shmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 
 /* ---- short ----------------------------------------------------------------------------------- */
 /* shmem_short_put enqueued on stream. */
@@ -272,15 +325,27 @@ int shmemx_short_fcollect_on_stream(shmem_team_t team, short *dest, const short 
 /* shmem_short_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_short_max_reduce_on_stream(shmem_team_t team, short *dest, const short *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_short_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_short_max_reducescatter_on_stream(shmem_team_t team, short *dest, const short *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_short_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_short_min_reduce_on_stream(shmem_team_t team, short *dest, const short *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_short_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_short_min_reducescatter_on_stream(shmem_team_t team, short *dest, const short *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_short_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_short_sum_reduce_on_stream(shmem_team_t team, short *dest, const short *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_short_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_short_sum_reducescatter_on_stream(shmem_team_t team, short *dest, const short *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_short_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_short_prod_reduce_on_stream(shmem_team_t team, short *dest, const short *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_short_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_short_prod_reducescatter_on_stream(shmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce, struct CUstream_st *stream);
 /* shmem_short_wait_until enqueued on stream: later work waits. */
 void shmemx_short_wait_until_on_stream(short *ivar, int cmp, short cmp_value,
                                        struct CUstream_st *stream);
@@ -335,15 +400,27 @@ int shmemx_int_fcollect_on_stream(shmem_team_t team, int *dest, const int *sourc
 /* shmem_int_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int_max_reduce_on_stream(shmem_team_t team, int *dest, const int *source, size_t nreduce,
                                     struct CUstream_st *stream);
+/* shmemx_int_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int_max_reducescatter_on_stream(shmem_team_t team, int *dest, const int *source,
+                                           size_t nreduce, struct CUstream_st *stream);
 /* shmem_int_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int_min_reduce_on_stream(shmem_team_t team, int *dest, const int *source, size_t nreduce,
                                     struct CUstream_st *stream);
+/* shmemx_int_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int_min_reducescatter_on_stream(shmem_team_t team, int *dest, const int *source,
+                                           size_t nreduce, struct CUstream_st *stream);
 /* shmem_int_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int_sum_reduce_on_stream(shmem_team_t team, int *dest, const int *source, size_t nreduce,
                                     struct CUstream_st *stream);
+/* shmemx_int_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int_sum_reducescatter_on_stream(shmem_team_t team, int *dest, const int *source,
+                                           size_t nreduce, struct CUstream_st *stream);
 /* shmem_int_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int_prod_reduce_on_stream(shmem_team_t team, int *dest, const int *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int_prod_reducescatter_on_stream(shmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int_wait_until enqueued on stream: later work waits. */
 void shmemx_int_wait_until_on_stream(int *ivar, int cmp, int cmp_value, struct CUstream_st *stream);
 /* shmem_int_wait_until_all enqueued on stream (status in memory the GPU reads). */
@@ -397,15 +474,27 @@ int shmemx_long_fcollect_on_stream(shmem_team_t team, long *dest, const long *so
 /* shmem_long_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_long_max_reduce_on_stream(shmem_team_t team, long *dest, const long *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_long_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_long_max_reducescatter_on_stream(shmem_team_t team, long *dest, const long *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_long_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_long_min_reduce_on_stream(shmem_team_t team, long *dest, const long *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_long_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_long_min_reducescatter_on_stream(shmem_team_t team, long *dest, const long *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_long_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_long_sum_reduce_on_stream(shmem_team_t team, long *dest, const long *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_long_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_long_sum_reducescatter_on_stream(shmem_team_t team, long *dest, const long *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_long_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_long_prod_reduce_on_stream(shmem_team_t team, long *dest, const long *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_long_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_long_prod_reducescatter_on_stream(shmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_long_wait_until enqueued on stream: later work waits. */
 void shmemx_long_wait_until_on_stream(long *ivar, int cmp, long cmp_value,
                                       struct CUstream_st *stream);
@@ -464,18 +553,34 @@ int shmemx_longlong_fcollect_on_stream(shmem_team_t team, long long *dest, const
 int shmemx_longlong_max_reduce_on_stream(shmem_team_t team, long long *dest,
                                          const long long *source, size_t nreduce,
                                          struct CUstream_st *stream);
+/* shmemx_longlong_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_longlong_max_reducescatter_on_stream(shmem_team_t team, long long *dest,
+                                                const long long *source, size_t nreduce,
+                                                struct CUstream_st *stream);
 /* shmem_longlong_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_longlong_min_reduce_on_stream(shmem_team_t team, long long *dest,
                                          const long long *source, size_t nreduce,
                                          struct CUstream_st *stream);
+/* shmemx_longlong_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_longlong_min_reducescatter_on_stream(shmem_team_t team, long long *dest,
+                                                const long long *source, size_t nreduce,
+                                                struct CUstream_st *stream);
 /* shmem_longlong_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_longlong_sum_reduce_on_stream(shmem_team_t team, long long *dest,
                                          const long long *source, size_t nreduce,
                                          struct CUstream_st *stream);
+/* shmemx_longlong_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_longlong_sum_reducescatter_on_stream(shmem_team_t team, long long *dest,
+                                                const long long *source, size_t nreduce,
+                                                struct CUstream_st *stream);
 /* shmem_longlong_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_longlong_prod_reduce_on_stream(shmem_team_t team, long long *dest,
                                           const long long *source, size_t nreduce,
                                           struct CUstream_st *stream);
+/* shmemx_longlong_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_longlong_prod_reducescatter_on_stream(shmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce,
+                                                 struct CUstream_st *stream);
 /* shmem_longlong_wait_until enqueued on stream: later work waits. */
 void shmemx_longlong_wait_until_on_stream(long long *ivar, int cmp, long long cmp_value,
                                           struct CUstream_st *stream);
@@ -538,30 +643,58 @@ int shmemx_uchar_fcollect_on_stream(shmem_team_t team, unsigned char *dest,
 int shmemx_uchar_and_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                       const unsigned char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_uchar_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_and_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uchar_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uchar_or_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                      const unsigned char *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_uchar_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_or_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                            const unsigned char *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_uchar_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uchar_xor_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                       const unsigned char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_uchar_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_xor_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uchar_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uchar_max_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                       const unsigned char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_uchar_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_max_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uchar_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uchar_min_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                       const unsigned char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_uchar_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_min_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uchar_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uchar_sum_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                       const unsigned char *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_uchar_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_sum_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uchar_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uchar_prod_reduce_on_stream(shmem_team_t team, unsigned char *dest,
                                        const unsigned char *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_uchar_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uchar_prod_reducescatter_on_stream(shmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 
 /* ---- ushort (unsigned short) ----------------------------------------------------------------- */
 /* shmem_ushort_put enqueued on stream. */
@@ -612,30 +745,58 @@ int shmemx_ushort_fcollect_on_stream(shmem_team_t team, unsigned short *dest,
 int shmemx_ushort_and_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                        const unsigned short *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_ushort_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_and_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_ushort_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ushort_or_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                       const unsigned short *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_ushort_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_or_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                             const unsigned short *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_ushort_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ushort_xor_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                        const unsigned short *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_ushort_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_xor_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_ushort_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ushort_max_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                        const unsigned short *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_ushort_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_max_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_ushort_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ushort_min_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                        const unsigned short *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_ushort_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_min_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_ushort_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ushort_sum_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                        const unsigned short *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_ushort_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_sum_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_ushort_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ushort_prod_reduce_on_stream(shmem_team_t team, unsigned short *dest,
                                         const unsigned short *source, size_t nreduce,
                                         struct CUstream_st *stream);
+/* shmemx_ushort_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ushort_prod_reducescatter_on_stream(shmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 /* shmem_ushort_wait_until enqueued on stream: later work waits. */
 void shmemx_ushort_wait_until_on_stream(unsigned short *ivar, int cmp, unsigned short cmp_value,
                                         struct CUstream_st *stream);
@@ -698,30 +859,58 @@ int shmemx_uint_fcollect_on_stream(shmem_team_t team, unsigned int *dest,
 int shmemx_uint_and_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                      const unsigned int *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_uint_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_and_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_uint_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint_or_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                     const unsigned int *source, size_t nreduce,
                                     struct CUstream_st *stream);
+/* shmemx_uint_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_or_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                           const unsigned int *source, size_t nreduce,
+                                           struct CUstream_st *stream);
 /* shmem_uint_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint_xor_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                      const unsigned int *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_uint_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_xor_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_uint_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint_max_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                      const unsigned int *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_uint_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_max_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_uint_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint_min_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                      const unsigned int *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_uint_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_min_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_uint_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint_sum_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                      const unsigned int *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_uint_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_sum_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_uint_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint_prod_reduce_on_stream(shmem_team_t team, unsigned int *dest,
                                       const unsigned int *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_uint_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint_prod_reducescatter_on_stream(shmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint_wait_until enqueued on stream: later work waits. */
 void shmemx_uint_wait_until_on_stream(unsigned int *ivar, int cmp, unsigned int cmp_value,
                                       struct CUstream_st *stream);
@@ -784,30 +973,58 @@ int shmemx_ulong_fcollect_on_stream(shmem_team_t team, unsigned long *dest,
 int shmemx_ulong_and_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                       const unsigned long *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_ulong_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_and_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_ulong_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulong_or_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                      const unsigned long *source, size_t nreduce,
                                      struct CUstream_st *stream);
+/* shmemx_ulong_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_or_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                            const unsigned long *source, size_t nreduce,
+                                            struct CUstream_st *stream);
 /* shmem_ulong_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulong_xor_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                       const unsigned long *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_ulong_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_xor_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_ulong_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulong_max_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                       const unsigned long *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_ulong_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_max_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_ulong_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulong_min_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                       const unsigned long *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_ulong_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_min_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_ulong_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulong_sum_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                       const unsigned long *source, size_t nreduce,
                                       struct CUstream_st *stream);
+/* shmemx_ulong_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_sum_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_ulong_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulong_prod_reduce_on_stream(shmem_team_t team, unsigned long *dest,
                                        const unsigned long *source, size_t nreduce,
                                        struct CUstream_st *stream);
+/* shmemx_ulong_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulong_prod_reducescatter_on_stream(shmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_ulong_wait_until enqueued on stream: later work waits. */
 void shmemx_ulong_wait_until_on_stream(unsigned long *ivar, int cmp, unsigned long cmp_value,
                                        struct CUstream_st *stream);
@@ -874,30 +1091,58 @@ int shmemx_ulonglong_fcollect_on_stream(shmem_team_t team, unsigned long long *d
 int shmemx_ulonglong_and_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                           const unsigned long long *source, size_t nreduce,
                                           struct CUstream_st *stream);
+/* shmemx_ulonglong_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_and_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce,
+                                                 struct CUstream_st *stream);
 /* shmem_ulonglong_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulonglong_or_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                          const unsigned long long *source, size_t nreduce,
                                          struct CUstream_st *stream);
+/* shmemx_ulonglong_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_or_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                const unsigned long long *source, size_t nreduce,
+                                                struct CUstream_st *stream);
 /* shmem_ulonglong_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulonglong_xor_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                           const unsigned long long *source, size_t nreduce,
                                           struct CUstream_st *stream);
+/* shmemx_ulonglong_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_xor_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce,
+                                                 struct CUstream_st *stream);
 /* shmem_ulonglong_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulonglong_max_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                           const unsigned long long *source, size_t nreduce,
                                           struct CUstream_st *stream);
+/* shmemx_ulonglong_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_max_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce,
+                                                 struct CUstream_st *stream);
 /* shmem_ulonglong_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulonglong_min_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                           const unsigned long long *source, size_t nreduce,
                                           struct CUstream_st *stream);
+/* shmemx_ulonglong_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_min_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce,
+                                                 struct CUstream_st *stream);
 /* shmem_ulonglong_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulonglong_sum_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                           const unsigned long long *source, size_t nreduce,
                                           struct CUstream_st *stream);
+/* shmemx_ulonglong_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_sum_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce,
+                                                 struct CUstream_st *stream);
 /* shmem_ulonglong_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ulonglong_prod_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
                                            const unsigned long long *source, size_t nreduce,
                                            struct CUstream_st *stream);
+/* shmemx_ulonglong_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ulonglong_prod_reducescatter_on_stream(shmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce,
+                                                  struct CUstream_st *stream);
 /* shmem_ulonglong_wait_until enqueued on stream: later work waits. */
 void shmemx_ulonglong_wait_until_on_stream(unsigned long long *ivar, int cmp,
                                            unsigned long long cmp_value,
@@ -956,24 +1201,45 @@ int shmemx_int8_fcollect_on_stream(shmem_team_t team, int8_t *dest, const int8_t
 /* shmem_int8_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_and_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_and_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int8_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_or_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                     size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_or_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                           size_t nreduce, struct CUstream_st *stream);
 /* shmem_int8_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_xor_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_xor_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int8_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_max_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_max_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int8_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_min_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_min_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int8_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_sum_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_sum_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int8_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int8_prod_reduce_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int8_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int8_prod_reducescatter_on_stream(shmem_team_t team, int8_t *dest, const int8_t *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 
 /* ---- int16 (int16_t) ------------------------------------------------------------------------- */
 /* shmem_int16_put enqueued on stream. */
@@ -1019,24 +1285,51 @@ int shmemx_int16_fcollect_on_stream(shmem_team_t team, int16_t *dest, const int1
 /* shmem_int16_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_and_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_and_reducescatter_on_stream(shmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int16_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_or_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_or_reducescatter_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int16_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_xor_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_xor_reducescatter_on_stream(shmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int16_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_max_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_max_reducescatter_on_stream(shmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int16_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_min_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_min_reducescatter_on_stream(shmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int16_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_sum_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_sum_reducescatter_on_stream(shmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int16_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int16_prod_reduce_on_stream(shmem_team_t team, int16_t *dest, const int16_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int16_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int16_prod_reducescatter_on_stream(shmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 
 /* ---- int32 (int32_t) ------------------------------------------------------------------------- */
 /* shmem_int32_put enqueued on stream. */
@@ -1082,24 +1375,51 @@ int shmemx_int32_fcollect_on_stream(shmem_team_t team, int32_t *dest, const int3
 /* shmem_int32_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_and_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_and_reducescatter_on_stream(shmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int32_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_or_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_or_reducescatter_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int32_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_xor_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_xor_reducescatter_on_stream(shmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int32_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_max_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_max_reducescatter_on_stream(shmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int32_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_min_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_min_reducescatter_on_stream(shmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int32_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_sum_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_sum_reducescatter_on_stream(shmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int32_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int32_prod_reduce_on_stream(shmem_team_t team, int32_t *dest, const int32_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int32_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int32_prod_reducescatter_on_stream(shmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_int32_wait_until enqueued on stream: later work waits. */
 void shmemx_int32_wait_until_on_stream(int32_t *ivar, int cmp, int32_t cmp_value,
                                        struct CUstream_st *stream);
@@ -1155,24 +1475,51 @@ int shmemx_int64_fcollect_on_stream(shmem_team_t team, int64_t *dest, const int6
 /* shmem_int64_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_and_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_and_reducescatter_on_stream(shmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int64_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_or_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_or_reducescatter_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_int64_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_xor_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_xor_reducescatter_on_stream(shmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int64_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_max_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_max_reducescatter_on_stream(shmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int64_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_min_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_min_reducescatter_on_stream(shmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int64_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_sum_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_sum_reducescatter_on_stream(shmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_int64_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_int64_prod_reduce_on_stream(shmem_team_t team, int64_t *dest, const int64_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_int64_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_int64_prod_reducescatter_on_stream(shmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_int64_wait_until enqueued on stream: later work waits. */
 void shmemx_int64_wait_until_on_stream(int64_t *ivar, int cmp, int64_t cmp_value,
                                        struct CUstream_st *stream);
@@ -1228,24 +1575,51 @@ int shmemx_uint8_fcollect_on_stream(shmem_team_t team, uint8_t *dest, const uint
 /* shmem_uint8_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_and_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_and_reducescatter_on_stream(shmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint8_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_or_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_or_reducescatter_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_uint8_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_xor_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_xor_reducescatter_on_stream(shmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint8_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_max_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_max_reducescatter_on_stream(shmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint8_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_min_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_min_reducescatter_on_stream(shmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint8_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_sum_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_sum_reducescatter_on_stream(shmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint8_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint8_prod_reduce_on_stream(shmem_team_t team, uint8_t *dest, const uint8_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint8_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint8_prod_reducescatter_on_stream(shmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 
 /* ---- uint16 (uint16_t) ----------------------------------------------------------------------- */
 /* shmem_uint16_put enqueued on stream. */
@@ -1291,24 +1665,52 @@ int shmemx_uint16_fcollect_on_stream(shmem_team_t team, uint16_t *dest, const ui
 /* shmem_uint16_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_and_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_and_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint16_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_or_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_or_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                             const uint16_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint16_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_xor_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_xor_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint16_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_max_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_max_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint16_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_min_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_min_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint16_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_sum_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_sum_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint16_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint16_prod_reduce_on_stream(shmem_team_t team, uint16_t *dest, const uint16_t *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint16_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint16_prod_reducescatter_on_stream(shmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 
 /* ---- uint32 (uint32_t) ----------------------------------------------------------------------- */
 /* shmem_uint32_put enqueued on stream. */
@@ -1354,24 +1756,52 @@ int shmemx_uint32_fcollect_on_stream(shmem_team_t team, uint32_t *dest, const ui
 /* shmem_uint32_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_and_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_and_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint32_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_or_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_or_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                             const uint32_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint32_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_xor_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_xor_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint32_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_max_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_max_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint32_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_min_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_min_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint32_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_sum_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_sum_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint32_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint32_prod_reduce_on_stream(shmem_team_t team, uint32_t *dest, const uint32_t *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint32_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint32_prod_reducescatter_on_stream(shmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 /* shmem_uint32_wait_until enqueued on stream: later work waits. */
 void shmemx_uint32_wait_until_on_stream(uint32_t *ivar, int cmp, uint32_t cmp_value,
                                         struct CUstream_st *stream);
@@ -1428,24 +1858,52 @@ int shmemx_uint64_fcollect_on_stream(shmem_team_t team, uint64_t *dest, const ui
 /* shmem_uint64_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_and_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_and_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint64_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_or_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_or_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                             const uint64_t *source, size_t nreduce,
+                                             struct CUstream_st *stream);
 /* shmem_uint64_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_xor_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_xor_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint64_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_max_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_max_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint64_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_min_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_min_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint64_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_sum_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                        size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_sum_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce,
+                                              struct CUstream_st *stream);
 /* shmem_uint64_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_uint64_prod_reduce_on_stream(shmem_team_t team, uint64_t *dest, const uint64_t *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_uint64_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_uint64_prod_reducescatter_on_stream(shmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 /* shmem_uint64_wait_until enqueued on stream: later work waits. */
 void shmemx_uint64_wait_until_on_stream(uint64_t *ivar, int cmp, uint64_t cmp_value,
                                         struct CUstream_st *stream);
@@ -1501,24 +1959,45 @@ int shmemx_size_fcollect_on_stream(shmem_team_t team, size_t *dest, const size_t
 /* shmem_size_and_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_and_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_and_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_and_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_or_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_or_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                     size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_or_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_or_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                           size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_xor_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_xor_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_xor_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_xor_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_max_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_max_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_min_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_min_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_sum_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                      size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_sum_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_size_prod_reduce_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
                                       size_t nreduce, struct CUstream_st *stream);
+/* shmemx_size_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_size_prod_reducescatter_on_stream(shmem_team_t team, size_t *dest, const size_t *source,
+                                             size_t nreduce, struct CUstream_st *stream);
 /* shmem_size_wait_until enqueued on stream: later work waits. */
 void shmemx_size_wait_until_on_stream(size_t *ivar, int cmp, size_t cmp_value,
                                       struct CUstream_st *stream);
@@ -1576,16 +2055,32 @@ int shmemx_ptrdiff_fcollect_on_stream(shmem_team_t team, ptrdiff_t *dest, const 
 /* shmem_ptrdiff_max_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ptrdiff_max_reduce_on_stream(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_ptrdiff_max_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ptrdiff_max_reducescatter_on_stream(shmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 /* shmem_ptrdiff_min_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ptrdiff_min_reduce_on_stream(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_ptrdiff_min_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ptrdiff_min_reducescatter_on_stream(shmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 /* shmem_ptrdiff_sum_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ptrdiff_sum_reduce_on_stream(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                                         size_t nreduce, struct CUstream_st *stream);
+/* shmemx_ptrdiff_sum_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ptrdiff_sum_reducescatter_on_stream(shmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nreduce,
+                                               struct CUstream_st *stream);
 /* shmem_ptrdiff_prod_reduce on device-heap buffers, enqueued on stream. */
 int shmemx_ptrdiff_prod_reduce_on_stream(shmem_team_t team, ptrdiff_t *dest,
                                          const ptrdiff_t *source, size_t nreduce,
                                          struct CUstream_st *stream);
+/* shmemx_ptrdiff_prod_reducescatter on device-heap buffers, enqueued on stream. */
+int shmemx_ptrdiff_prod_reducescatter_on_stream(shmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce,
+                                                struct CUstream_st *stream);
 /* shmem_ptrdiff_wait_until enqueued on stream: later work waits. */
 void shmemx_ptrdiff_wait_until_on_stream(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value,
                                          struct CUstream_st *stream);

@@ -8,6 +8,8 @@
  */
 #define SYMM_DEV_LIBRARY 1
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <shmem.h>
 
 #include "symm/impl/amo.cuh"
@@ -188,6 +190,29 @@ extern "C" __global__ void __launch_bounds__(1024)
     SYMM_IF_##BIT(SYMM_OPS_BITWISE(SYMM_K_REDUCE, KIND, T))                                     \
     SYMM_OPS_MINMAX(SYMM_K_REDUCE, KIND, T) SYMM_OPS_SUMPROD(SYMM_K_REDUCE, KIND, T)
 SYMM_GPU_KINDS(SYMM_K_REDUCE_KIND, _)
+SYMM_GPU_KINDS_NV(SYMM_K_REDUCE_KIND, _)
+
+/* symm_k_rscatter_KIND_OP: dest[k] = block tv.me of source, element k, combined over the
+ * members in team order, read through the window (a barrier before made the sources complete,
+ * one after keeps them until every member has read). */
+#define SYMM_K_RSCATTER(KIND, T, OP)                                                             \
+    extern "C" __global__ void __launch_bounds__(1024) symm_k_rscatter_##KIND##_##OP(           \
+        T *dest, const T *src, size_t n, symm_dev_tv_t tv)                                      \
+    {                                                                                           \
+        const T *mine = src + (size_t)tv.me * n;                                                \
+        for (size_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n;                           \
+             k += (size_t)gridDim.x * blockDim.x) {                                             \
+            T acc = *symm_dev_xlate(mine + k, tv.start);                                        \
+            for (int i = 1; i < tv.size; i++)                                                   \
+                acc = symm_dev_combine<SYMM_DEV_OP_##OP, T>(                                    \
+                    acc, *symm_dev_xlate(mine + k, tv.start + i * tv.stride));                  \
+            dest[k] = acc;                                                                      \
+        }                                                                                       \
+    }
+#define SYMM_K_RSCATTER_KIND(A, KIND, T, BIT)                                                    \
+    SYMM_IF_##BIT(SYMM_OPS_BITWISE(SYMM_K_RSCATTER, KIND, T))                                   \
+    SYMM_OPS_MINMAX(SYMM_K_RSCATTER, KIND, T) SYMM_OPS_SUMPROD(SYMM_K_RSCATTER, KIND, T)
+SYMM_GPU_KINDS(SYMM_K_RSCATTER_KIND, _) SYMM_GPU_KINDS_NV(SYMM_K_RSCATTER_KIND, _)
 
 /* The proxy's atomic on a word of this PE's device heap, asked by a PE of another node
  * (tl/proxy): the old value into *old, host memory the device maps. One thread. */
