@@ -38,8 +38,9 @@
  *    shmem_TYPE_alltoall, _fcollect, _broadcast and shmem_TYPE_OP_reduce (thread), and the
  *    same names with _warp and _block (shmemx_alltoallmem_warp, shmemx_TYPE_OP_reduce_block,
  *    ...; OP: sum, prod, min, max, and, or, xor as the type table allows);
- *    shmemx_TYPE_OP_reducescatter_warp, _block (dest of team PE i: part i, nreduce elements,
- *    of the reduction of every PE's source of n_pes * nreduce elements); and
+ *    reduce-scatter, shmemx_TYPE_OP_reducescatter (thread; shmemx.h's name, NVSHMEM's
+ *    nvshmem_TYPE_OP_reducescatter), _warp and _block (dest of team PE i: part i, nreduce
+ *    elements, of the reduction of every PE's source of n_pes * nreduce elements); and
  *    shmemx_double2_maxloc_reduce_block (x the value, y its location; of equal values the
  *    smallest location). One thread, warp or block per member, every member in the same order
  *    whatever the scope; on any team (PE_root is a team index). They return 0.
@@ -60,7 +61,7 @@
 #endif
 
 #include "../shmem.h"
-#include <shmemx_gpu.h>
+#include "../shmemx.h"
 
 #include "symm/impl/amo.cuh"
 #include "symm/impl/coll.cuh"
@@ -164,7 +165,7 @@ SYMM_DEVX_GROUPS(putmem, getmem, void, void, 1)
  * _broadcast_warp, ..., as NVSHMEM's names have them) nelems elements; the reductions
  * shmemx_TYPE_OP_reduce_warp, _block and shmemx_TYPE_OP_reducescatter_warp, _block the
  * operators of the type table's columns. The thread-scope forms are the host names
- * (shmem_int_sum_reduce, ..., in impl/api.cuh). */
+ * (shmem_int_sum_reduce, shmemx_int_sum_reducescatter, ..., in impl/api.cuh). */
 #define SYMM_DEVX_COLL_MEM(WHO, S)                                                               \
     SYMM_DEVX int shmemx_alltoallmem_##WHO(shmem_team_t team, void *dest, const void *source,   \
                                            size_t nelems)                                       \

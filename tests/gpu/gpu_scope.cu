@@ -95,10 +95,13 @@ template <int S> __global__ void coll(shmem_team_t team, int kind, bufs_t b, siz
         }
         break;
     case SCATTER:
-        if (S == WARP) {
+        if (S == THREAD) {
+            shmemx_int_sum_reducescatter(team, b.isum, b.isrc, n);
+            shmemx_uint_xor_reducescatter(team, b.uxor, b.usrc, n);
+        } else if (S == WARP) {
             shmemx_int_sum_reducescatter_warp(team, b.isum, b.isrc, n);
             shmemx_uint_xor_reducescatter_warp(team, b.uxor, b.usrc, n);
-        } else if (S == BLOCK) {
+        } else {
             shmemx_int_sum_reducescatter_block(team, b.isum, b.isrc, n);
             shmemx_uint_xor_reducescatter_block(team, b.uxor, b.usrc, n);
         }
@@ -164,7 +167,7 @@ static void run_case(shmem_team_t team, int scope, int kind, const bufs_t &b, si
     const int size = shmem_team_n_pes(team), me = shmem_team_my_pe(team), root = size - 1;
     char what[128];
 
-    if ((kind == MAXLOC && scope != BLOCK) || (kind == SCATTER && scope == THREAD))
+    if (kind == MAXLOC && scope != BLOCK)
         return;
     fill<<<64, 256>>>(b, n, size, start + me);
     CUDA_CHECK(cudaMemset(b.iout, 0xee, n * size * sizeof(int)));

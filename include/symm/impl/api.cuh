@@ -496,4 +496,18 @@ SYMM_TYPE_TABLE(SYMM_API_COLL_ROW, _)
     SYMM_DEV_ROW_OPS(SYMM_API_REDUCE, NAME, T, BITRED, MINMAX, SUMPROD, DEV)
 SYMM_TYPE_TABLE(SYMM_API_REDUCE_ROW, _)
 
+/* shmemx.h's reduce-scatter (NVSHMEM's nvshmem_TYPE_OP_reducescatter): team PE i's dest gets
+ * part i, nreduce elements, of the reduction of every PE's source. */
+#define SYMM_API_RSCATTER(NAME, T, OP)                                                           \
+    SYMM_DEV_API int shmemx_##NAME##_##OP##_reducescatter(shmem_team_t team, T *dest,           \
+                                                          const T *source, size_t nreduce)      \
+    {                                                                                           \
+        return symm_dev_reducescatter_group<SYMM_THREAD, SYMM_DEV_OP_##OP, T>(                  \
+            "shmemx_" #NAME "_" #OP "_reducescatter", team, dest, source, nreduce);             \
+    }
+#define SYMM_API_RSCATTER_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,     \
+                              GEN, BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                          \
+    SYMM_DEV_ROW_OPS(SYMM_API_RSCATTER, NAME, T, BITRED, MINMAX, SUMPROD, DEV)
+SYMM_TYPE_TABLE(SYMM_API_RSCATTER_ROW, _)
+
 #endif
