@@ -959,9 +959,10 @@ static void write_device(const char *dir)
         dir, "device_group.cuh", "SYMM_GEN_DEVICE_GROUP_CUH",
         "The typed names of the device API (symm/device.cuh) that only kernels have: the warp\n"
         " * and block forms of RMA, collectives, reductions and reduce-scatters. SYMM_DEVX is\n"
-        " * static __device__ __forceinline__; device.cuh defines them.");
-    for (size_t i = 0; i < NROWS; i++) {
-        const row_t *r = &rows[i];
+        " * static __device__ __forceinline__; device.cuh defines them (half and bfloat16 are\n"
+        " * CUDA's, from cuda_fp16.h and cuda_bf16.h).");
+    for (size_t i = 0; i < NROWS + NV_ROWS; i++) {
+        const row_t *r = i < NROWS ? &rows[i] : &nv_rows[i - NROWS];
         char put[64], get[64];
         if (!r->col[DEV])
             continue;

@@ -15,8 +15,9 @@
  * declarations, so host code in the same file still calls the library. Group forms are named
  * shmemx_NAME_warp and shmemx_NAME_block: every thread of the warp or block calls them with
  * the same arguments, and the call is over for all of them when it returns. Collectives
- * exist at every scope: thread (the host names), warp and block. long double has no device
- * forms; neither have the ctx forms.
+ * exist at every scope: thread (the host names), warp and block. NVSHMEM's half and bfloat16
+ * (SYMM_TYPE_TABLE_NV, CUDA's types) have the warp and block forms too. long double has no
+ * device forms; neither have the ctx forms.
  *
  * Where each family may be called and what completes it:
  *  - put, get, p, g, iput, iget, putmem, ... (thread, _warp, _block; no iputmem): blocking
@@ -62,6 +63,15 @@
 
 #include "../shmem.h"
 #include "../shmemx.h"
+
+/* half and __nv_bfloat16, NVSHMEM's 16-bit rows (SYMM_TYPE_TABLE_NV): CUDA's types. The test
+ * is for the header scans that preprocess this file without CUDA's include path. */
+#if defined(__has_include)
+#if __has_include(<cuda_fp16.h>)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
+#endif
 
 #include "symm/impl/amo.cuh"
 #include "symm/impl/coll.cuh"
@@ -154,6 +164,7 @@ static int symm_dev_registered __attribute__((used)) =
                                     SYMM_DEVX_STRIDEDS(NAME##_iput, NAME##_iget, T, T,          \
                                                        sizeof(T))))
 SYMM_TYPE_TABLE(SYMM_DEVX_RMA_ROW, _)
+SYMM_TYPE_TABLE_NV(SYMM_DEVX_RMA_ROW, _)
 #define SYMM_DEVX_SIZED(BITS)                                                                    \
     SYMM_DEVX_GROUPS(put##BITS, get##BITS, void, void, BITS / 8)                                \
     SYMM_DEVX_STRIDEDS(iput##BITS, iget##BITS, void, void, BITS / 8)
@@ -212,6 +223,7 @@ SYMM_DEVX_COLL_MEM(block, SYMM_BLOCK)
     SYMM_IF_##DEV(SYMM_IF_##RMA(SYMM_DEVX_COLL_TYPED(NAME, T, warp, SYMM_WARP)                  \
                                     SYMM_DEVX_COLL_TYPED(NAME, T, block, SYMM_BLOCK)))
 SYMM_TYPE_TABLE(SYMM_DEVX_COLL_ROW, _)
+SYMM_TYPE_TABLE_NV(SYMM_DEVX_COLL_ROW, _)
 
 #define SYMM_DEVX_REDUCE_WHO(NAME, T, OP, WHO, S)                                                \
     SYMM_DEVX int shmemx_##NAME##_##OP##_reduce_##WHO(shmem_team_t team, T *dest,               \
@@ -233,6 +245,7 @@ SYMM_TYPE_TABLE(SYMM_DEVX_COLL_ROW, _)
                              BGEN, SCAN, TOALL, TOBIT, OLD, DEV)                                \
     SYMM_DEV_ROW_OPS(SYMM_DEVX_REDUCE, NAME, T, BITRED, MINMAX, SUMPROD, DEV)
 SYMM_TYPE_TABLE(SYMM_DEVX_REDUCE_ROW, _)
+SYMM_TYPE_TABLE_NV(SYMM_DEVX_REDUCE_ROW, _)
 
 /* maxloc of (value, location) pairs: dest[i] is the pair of the largest x of every PE's
  * source[i]; of equal values, the one with the smallest y. */

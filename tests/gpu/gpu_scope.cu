@@ -7,8 +7,9 @@
  * slot and smaller scratch) and on a team of the last PE alone: alltoall, fcollect, broadcast,
  * int sum, uint xor and double max reductions, int sum and uint xor reduce-scatter at sizes of
  * both protocols, and maxloc of double2 (ties go to the smallest location); shmem_sync(team)
- * and the warpgroup barrier with data checks; and strided put and get (iput, iget: typed and
- * sized) of a warp and of a block.
+ * and the warpgroup barrier with data checks; strided put and get (iput, iget: typed and
+ * sized) of a warp and of a block; and half and bfloat16 reduction, reduce-scatter, fcollect
+ * and put by a warp and a block.
  */
 #include "../harness.h"
 
@@ -306,6 +307,83 @@ static void strided_rma(void)
     shmemx_free_device(isrc);
 }
 
+/* ---- half and bfloat16 by a warp and a block (world): a warp's half sum reduction and
+ * fcollect and put to the right neighbour, a block's bfloat16 max reduce-scatter; small
+ * integers, exact in both types. */
+__host__ __device__ static inline float hval(int pe, size_t i)
+{
+    return (float)((pe + i) % 8);
+}
+__host__ __device__ static inline float bval16(int pe, size_t i)
+{
+    return (float)((pe * 3 + i) % 16);
+}
+
+__global__ void fill16(half *hsrc, __nv_bfloat16 *bsrc, size_t n, int npes, int pe)
+{
+    for (size_t i = threadIdx.x; i < n * npes; i += blockDim.x) {
+        if (i < n)
+            hsrc[i] = __float2half(hval(pe, i));
+        bsrc[i] = __float2bfloat16(bval16(pe, i));
+    }
+}
+
+__global__ void coll16(half *hsum, half *hall, half *hput, const half *hsrc, __nv_bfloat16 *bdst,
+                       const __nv_bfloat16 *bsrc, size_t n, int right)
+{
+    if (threadIdx.x < 32) {
+        shmemx_half_sum_reduce_warp(SHMEM_TEAM_WORLD, hsum, hsrc, n);
+        shmemx_half_fcollect_warp(SHMEM_TEAM_WORLD, hall, hsrc, n);
+        shmemx_half_put_warp(hput, hsrc, n, right);
+    }
+    __syncthreads();
+    shmemx_bfloat16_max_reducescatter_block(SHMEM_TEAM_WORLD, bdst, bsrc, n);
+}
+
+__global__ void check16(const half *hsum, const half *hall, const half *hput,
+                        const __nv_bfloat16 *bdst, size_t n, int npes, int me, int left,
+                        unsigned long long *errs)
+{
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+        float s = 0, m = 0;
+        for (int p = 0; p < npes; p++) {
+            s += hval(p, i);
+            m = bval16(p, me * n + i) > m ? bval16(p, me * n + i) : m;
+            DEXPECT(errs, __half2float(hall[p * n + i]) == hval(p, i),
+                    "half fcollect [%d][%llu]: %g", p, (unsigned long long)i,
+                    __half2float(hall[p * n + i]));
+        }
+        DEXPECT(errs, __half2float(hsum[i]) == s && __bfloat162float(bdst[i]) == m &&
+                          __half2float(hput[i]) == hval(left, i),
+                "16-bit element %llu: sum %g (want %g), max %g (want %g), put %g (want %g)",
+                (unsigned long long)i, __half2float(hsum[i]), s, __bfloat162float(bdst[i]), m,
+                __half2float(hput[i]), hval(left, i));
+    }
+}
+
+static void sixteen_bit(void)
+{
+    const int me = shmem_my_pe(), npes = shmem_n_pes();
+    const size_t n = 300;
+    half *h = (half *)shmemx_malloc_device((3 + npes) * n * sizeof(half));
+    __nv_bfloat16 *b = (__nv_bfloat16 *)shmemx_malloc_device((1 + npes) * n * sizeof(*b));
+
+    REQUIRE(h && b, "device allocation failed");
+    fill16<<<1, 256>>>(h, b + n, n, npes, me);
+    CUDA_CHECK(cudaMemset(h + n, 0, (2 + npes) * n * sizeof(half)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    coll16<<<1, 128>>>(h + n, h + 3 * n, h + 2 * n, h, b, b + n, n, (me + 1) % npes);
+    KERNEL_CHECK();
+    shmem_barrier_all();
+    check16<<<1, 256>>>(h + n, h + 3 * n, h + 2 * n, b, n, npes, me, (me + npes - 1) % npes,
+                        test_dev_errors);
+    test_gpu_collect("half and bfloat16 by a warp and a block");
+    shmem_barrier_all();
+    shmemx_free_device(b);
+    shmemx_free_device(h);
+}
+
 int main(void)
 {
     const size_t sizes[] = {5, 1000, 70000};
@@ -360,6 +438,7 @@ int main(void)
         shmemx_free_device(slots);
     }
     strided_rma();
+    sixteen_bit();
 
     shmem_barrier_all();
     shmemx_free_device(b.mout);
