@@ -30,6 +30,8 @@ run_timeout=${RUN_TIMEOUT:-120}
 arch=${ARCH:-sm_90}
 mpirun=${MPIRUN:-mpirun}
 pt=$src/perftest
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+export PT_NVCC=$nvcc
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0 NVSHMEM_MACHINE_READABLE_OUTPUT=1
 export NVSHMEMTEST_USE_UID_BOOTSTRAP=1
 
@@ -79,14 +81,14 @@ build_side() {
     mkdir -p "$out/$side/bin" "$out/$side/obj"
     : >"$out/$side/build.log"
     # shellcheck disable=SC2086
-    nvcc $common_flags $cflags -x cu -c "$pt/common/utils.cu" -o "$out/$side/obj/utils.o" \
+    "$nvcc" $common_flags $cflags -x cu -c "$pt/common/utils.cu" -o "$out/$side/obj/utils.o" \
         >>"$out/$side/build.log" 2>&1 || echo "FAIL common/utils.cu" >>"$out/$side/build.log"
     programs | xargs -P "$jobs" -I{} sh -c '
         p=$1 side=$2 out=$3 pt=$4 cflags=$5 lflags=$6 common=$7 arch=$8
         name=$(basename "${p%.*}")
         log=$out/$side/obj/$name.log
-        if nvcc $common $cflags -I"$pt/$(dirname "$p")" -x cu -c "$pt/$p" -o "$out/$side/obj/$name.o" >"$log" 2>&1 &&
-            nvcc -arch=$arch "$out/$side/obj/$name.o" "$out/$side/obj/utils.o" $lflags -o "$out/$side/bin/$name" >>"$log" 2>&1; then
+        if "$PT_NVCC" $common $cflags -I"$pt/$(dirname "$p")" -x cu -c "$pt/$p" -o "$out/$side/obj/$name.o" >"$log" 2>&1 &&
+            "$PT_NVCC" -arch=$arch "$out/$side/obj/$name.o" "$out/$side/obj/utils.o" $lflags -o "$out/$side/bin/$name" >>"$log" 2>&1; then
             echo "OK   $p"
         else
             echo "FAIL $p"; sed "s/^/     /" "$log" | grep -E "error" | head -20
