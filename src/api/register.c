@@ -30,11 +30,15 @@ static size_t nregs, cap;
 static int pin(const char *call, void *addr, size_t len)
 {
     unsigned type = 0;
+    CUpointer_attribute what = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+    void *into = &type;
     CUresult r;
     char err[160];
 
-    if (symm_cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                      (CUdeviceptr)addr) == CUDA_SUCCESS)
+    /* The plural form answers type 0 for memory the driver does not know, where the singular
+     * one fails (an error that compute-sanitizer reports). */
+    if (symm_cu.cuPointerGetAttributes(1, &what, &into, (CUdeviceptr)addr) == CUDA_SUCCESS &&
+        type != 0)
         return 0;
     r = symm_cu.cuMemHostRegister(addr, len,
                                   CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);

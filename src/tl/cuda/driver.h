@@ -59,7 +59,7 @@
     X(cuLibraryGetGlobal)                                                                       \
     X(cuMemHostRegister)                                                                        \
     X(cuMemHostUnregister)                                                                      \
-    X(cuPointerGetAttribute)                                                                    \
+    X(cuPointerGetAttributes)                                                                   \
     X(cuLaunchKernel)
 
 typedef struct symm_cu {
