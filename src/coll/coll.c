@@ -107,38 +107,27 @@ static void scratch_guard(const coll_t *c)
     guard(c, c->e - 1);
 }
 
-/* Posts this call with this PE's part in its cell: the part, then the cell's epoch (release),
- * then `posted`, whose sequentially consistent store is the fence the wake checks need (PUB_WAKE);
- * or release stores without the checks (PUB_MEETS, PUB_LATER). */
-static void cell_post(const coll_t *c, const void *part, size_t nb, int how)
+/* Posts this call with this PE's part in its cell: the part, then the cell's epoch, then
+ * `posted`, release stores all; the wake checks come later (meet or symm_coll_wake_later). */
+static void cell_post(const coll_t *c, const void *part, size_t nb)
 {
     cell_t *mine = cell_of(c, c->t->me);
 
     guard(c, c->e - SYMM_CELLS + 1);
     memcpy(mine->data, part, nb);
     atomic_store_explicit(&mine->epoch, c->e, memory_order_release);
-    if (how != PUB_WAKE) {
-        atomic_store_explicit(WORD(c, c->t->me, posted), c->e, memory_order_release);
-        return;
-    }
-    post(c, WORD(c, c->t->me, posted));
-    wake_members(c, &mine->epoch);
+    atomic_store_explicit(WORD(c, c->t->me, posted), c->e, memory_order_release);
 }
 
-void symm_coll_publish(const coll_t *c, const void *part, size_t nb, int how)
+void symm_coll_publish(const coll_t *c, const void *part, size_t nb)
 {
-    _Atomic uint32_t *posted = WORD(c, c->t->me, posted);
-
     if (nb <= SYMM_CELL_BYTES) {
-        cell_post(c, part, nb, how);
+        cell_post(c, part, nb);
         return;
     }
     scratch_guard(c);
     memcpy(slot_of(c, c->t->me)->scratch[c->par], part, nb);
-    if (how != PUB_WAKE)
-        atomic_store_explicit(posted, c->e, memory_order_release);
-    else
-        post(c, posted);
+    post_later(c);
 }
 
 void symm_coll_wake_later(const coll_t *c, size_t nb)

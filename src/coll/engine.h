@@ -39,18 +39,16 @@ void symm_coll_begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op
                      uint64_t nelems, int64_t root, uint64_t count);
 /* A call of no data: takes its epoch and posts it; reads no address. */
 void symm_coll_no_data(shmem_team_t team, const char *call, uint64_t op, int64_t root);
-/* How symm_coll_publish posts. PUB_WAKE: at once, with the wake checks of sleeping members.
- * PUB_MEETS: the call meets in a barrier next (posts_then_meets), which is its fence; no wake
- * checks. PUB_LATER: release stores only; the caller reads what it needs of the others first
- * and then calls symm_coll_wake_later, whose fence finds this PE's stores long drained instead
- * of stalling on them before the reads (every member posts before it waits for anyone, so no
- * member waits on a wake that is deferred behind its own). */
-enum { PUB_WAKE, PUB_MEETS, PUB_LATER };
-/* Publishes this PE's part of a gather or reduction of small parts (up to SYMM_SCRATCH), in
- * its cell or in its scratch buffer, as `how` says. */
-void symm_coll_publish(const coll_t *c, const void *part, size_t nb, int how);
-/* The deferred fence and wake checks of a PUB_LATER publish of nb bytes (or of a post_later
- * when nb is 0: the `posted` word alone). */
+/* Publishes this PE's part of a gather, reduction or broadcast of small parts (up to
+ * SYMM_SCRATCH), in its cell or in its scratch buffer, with release stores only. The wake
+ * checks follow: the call meets in a barrier next (posts_then_meets), which is its fence, or
+ * it reads what it needs of the others first and then calls symm_coll_wake_later, whose fence
+ * finds this PE's stores long drained instead of stalling on them before the reads (every
+ * member posts before it waits for anyone, so no member waits on a wake deferred behind its
+ * own). */
+void symm_coll_publish(const coll_t *c, const void *part, size_t nb);
+/* The deferred fence and wake checks of a publish of nb bytes (or of a post_later when nb is
+ * 0: the `posted` word alone). */
 void symm_coll_wake_later(const coll_t *c, size_t nb);
 /* Ends a large-data call: nobody reads this PE's buffers after it returns. */
 void symm_coll_finish(const coll_t *c);
@@ -103,13 +101,6 @@ static inline void post_later(const coll_t *c)
 static inline int posts_then_meets(size_t part)
 {
     return symm_g.oversubscribed && part <= SYMM_SCRATCH;
-}
-
-/* How a gather or reduction of small parts publishes: it meets with more PEs than CPUs, and
- * otherwise defers its wake checks past its reads. */
-static inline int publish_how(size_t part)
-{
-    return posts_then_meets(part) ? PUB_MEETS : PUB_LATER;
 }
 
 /* Waits until member i raises its word w to `target`. With more PEs than CPUs, a member that

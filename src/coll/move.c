@@ -113,7 +113,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     symm_coll_begin(&c, team, call, OP_BCAST, nb / es, root, 0);
     if (nb <= SYMM_SCRATCH) {
         if (t->me == root) {
-            symm_coll_publish(&c, source, nb, PUB_LATER);
+            symm_coll_publish(&c, source, nb);
             if (dest != source)
                 memcpy(dest, source, nb);
             symm_coll_wake_later(&c, nb);
@@ -150,7 +150,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     coll_t c;
     symm_team_t *t;
     int n, me;
-    int small = part <= SYMM_SCRATCH, how = publish_how(part), stream, back;
+    int small = part <= SYMM_SCRATCH, meets = posts_then_meets(part), stream, back;
 
     t = symm_team_get(team, call);
     if (t->net && !on_device(dest, source)) {
@@ -173,7 +173,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     symm_coll_check_disjoint(call, dest, nb * n, source, part);
     stream = !small && streams(2 * nb * n);
     if (small)
-        symm_coll_publish(&c, source, part, how);
+        symm_coll_publish(&c, source, part);
     else
         post(&c, WORD(&c, me, posted));
     if (!small && pick == 0) {
@@ -206,7 +206,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
         copy_way((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, stream, 0);
     /* With more PEs than CPUs, one barrier (each PE woken once) beats waiting for each member
      * in turn (a wake-up per member). */
-    if (small && how == PUB_MEETS)
+    if (meets)
         meet(&c);
     for (int k = 1; k < n; k++) {
         int i = (me + (back ? n - k : k)) % n;
@@ -223,7 +223,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
         copy_way((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb, 0, 1);
     if (!small)
         symm_coll_finish(&c);
-    else if (how == PUB_LATER)
+    else if (!meets)
         symm_coll_wake_later(&c, part);
 }
 

@@ -29,10 +29,10 @@ static void reduce_small(coll_t *c, void *dest, const void *source, size_t nelem
                          symm_combine_fn fn)
 {
     size_t nb = nelems * es;
-    int how = publish_how(nb);
+    int meets = posts_then_meets(nb);
 
-    symm_coll_publish(c, source, nb, how);
-    if (how == PUB_MEETS)
+    symm_coll_publish(c, source, nb);
+    if (meets)
         meet(c);
     for (int i = 0; i < c->t->size; i++) {
         const char *from = published(c, i, nb);
@@ -41,7 +41,7 @@ static void reduce_small(coll_t *c, void *dest, const void *source, size_t nelem
         else
             fn(dest, from, nelems);
     }
-    if (how == PUB_LATER)
+    if (!meets)
         symm_coll_wake_later(c, nb);
 }
 
