@@ -889,26 +889,26 @@ static void ucx_quiet(void **chan, int all)
     worker_t *wk;
     ucp_request_param_t p = {.op_attr_mask = 0};
     ucs_status_t st;
-    int flush, acked;
 
     if (!U.ctx)
         return;
     wk = worker_of(chan);
     /* With several threads on a context, one thread's quiet must not return while another's
-     * flush of its operations is still under way: those always flush. Word puts acknowledged
-     * by their replies need only those (put_acked). */
-    flush = U.env.threads || atomic_load_explicit(&wk->dirty, memory_order_relaxed) ||
-            (all && atomic_load_explicit(&wk->flags, memory_order_relaxed));
-    acked = atomic_exchange_explicit(&wk->acked, 0, memory_order_relaxed);
-    if (!flush && !acked)
+     * flush of its operations is still under way: those always flush. */
+    if (!U.env.threads && !atomic_load_explicit(&wk->dirty, memory_order_relaxed) &&
+        !(all && atomic_load_explicit(&wk->flags, memory_order_relaxed))) {
+        if (atomic_exchange_explicit(&wk->acked, 0, memory_order_relaxed) &&
+            (st = complete_kept(wk)) != UCS_OK)
+            U.env.fatal("shmem_quiet: completing the network operations failed: %s",
+                        status_str(st));
         return;
-    if (flush) {
-        atomic_store_explicit(&wk->dirty, 0, memory_order_relaxed);
-        if (all)
-            atomic_store_explicit(&wk->flags, 0, memory_order_relaxed);
     }
+    atomic_store_explicit(&wk->acked, 0, memory_order_relaxed);
+    atomic_store_explicit(&wk->dirty, 0, memory_order_relaxed);
+    if (all)
+        atomic_store_explicit(&wk->flags, 0, memory_order_relaxed);
     st = complete_kept(wk);
-    if (st == UCS_OK && flush)
+    if (st == UCS_OK)
         st = wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p));
     if (st != UCS_OK)
         U.env.fatal("shmem_quiet: completing the network operations failed: %s",
