@@ -395,7 +395,8 @@ SYMM_INLINE int symm_net_progress(void)
 void symm_net_rest(int on);
 /* Completes (quiet) or orders (fence) the network operations of a context. */
 void symm_net_quiet(shmem_ctx_t ctx);
-/* The same for the default context, the library's flags included. */
+/* The same for the default context, the library's flags included, and for every context's
+ * channel: before the PEs part at finalize. */
 void symm_net_quiet_all(void);
 void symm_net_fence(shmem_ctx_t ctx);
 void symm_net_ctx_release(shmem_ctx_t ctx);

@@ -117,7 +117,7 @@ typedef struct symm_tl_ops {
     /* Returns the old value (zero-extended) when fetch is set. */
     uint64_t (*amo)(void **chan, const char *call, const symm_tl_amo_t *a, int fetch);
     void (*fence)(void **chan);
-    /* all: the flags too (before the connections close). */
+    /* all: the flags and every channel too (before the connections close). */
     void (*quiet)(void **chan, int all);
     /* Serves what peers sent to this PE; nonzero when anything was done. */
     int (*progress)(void);

@@ -7,10 +7,15 @@
  * message passing ordered by shmem_ctx_fence and completed by shmem_ctx_quiet. Operations on
  * SHMEM_CTX_INVALID do nothing: puts, atomics and signals leave the target as it was, gets
  * and fetch_nbi leave the destination, g and fetches return 0, and quiet, fence and destroy
- * return. (Using a destroyed context is an error; the bad_ctx_* cases check that.)
+ * return. (Using a destroyed context is an error; the bad_ctx_* cases check that.) Brief
+ * contexts: created, used once or not at all and destroyed at once, over and over, while the
+ * last PE sleeps outside the library; across nodes each opens and closes a network channel of
+ * its own, which must not leave the peers anything to answer after it is gone.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "../harness.h"
 
@@ -225,6 +230,37 @@ static void many_contexts(void)
     }
 }
 
+static long brief_dst[ROUNDS];
+
+static void brief_contexts(void)
+{
+    int far = (me + npes / 2) % npes;
+
+    memset(brief_dst, 0, sizeof(brief_dst));
+    shmem_barrier_all();
+    if (me == npes - 1) {
+        struct timespec nap = {0, 100 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    for (int r = 0; r < ROUNDS; r++) {
+        shmem_ctx_t ctx;
+        EXPECT(shmem_ctx_create(options[r % NOPT], &ctx) == 0, "brief context %d", r);
+        if (r % 2)
+            shmem_ctx_long_p(ctx, &brief_dst[r], 1000L * me + r, far);
+        shmem_ctx_quiet(ctx);
+        shmem_ctx_destroy(ctx);
+    }
+    shmem_barrier_all();
+    {
+        int from = (me - npes / 2 + npes) % npes;
+        for (int r = 0; r < ROUNDS; r++) {
+            long want = r % 2 ? 1000L * from + r : 0;
+            EXPECT(brief_dst[r] == want, "brief context %d: %ld, expected %ld", r, brief_dst[r],
+                   want);
+        }
+    }
+}
+
 int main(void)
 {
     shmem_ctx_t ctx[NOPT];
@@ -242,6 +278,7 @@ int main(void)
         shmem_ctx_destroy(ctx[o]);
     invalid_context();
     many_contexts();
+    brief_contexts();
     shmem_ctx_fence(SHMEM_CTX_DEFAULT);
     shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
     return test_finish("sync_ctx");

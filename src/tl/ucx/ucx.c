@@ -109,10 +109,13 @@ static struct {
     _Atomic int stop;
     _Atomic uint64_t activity; /* the PE's own progress calls and operations */
     _Atomic int sleeping;      /* the PE sleeps in a wait: serve its peers now */
+    _Atomic int closing;       /* finalize has begun: no thread uses a context */
     int wakefd;                /* tells the progress thread so */
     pthread_mutex_t lock; /* the contexts' workers: their creation, list and progress */
     worker_t **ctxw;      /* every context's worker, progressed by waits */
     int nctxw;
+    worker_t **spare;     /* those of destroyed contexts, kept for the next ones */
+    int nspare;
     _Atomic int any_ctxw;
     unsigned char *net;   /* net[pe]: reached by this transport */
     symm_tl_am_cb_t am[AM_IDS]; /* active messages' handlers, by id */
@@ -155,19 +158,23 @@ static symm_status_t load(char *why, size_t why_len)
  * opened back to them complete, only when their worker progresses. A context's worker is
  * progressed here from any thread: it is thread-safe when the program runs threads at once
  * (SHMEM_THREAD_MULTIPLE), and otherwise one thread calls at a time. */
-static int progress_all(void)
+static int progress_ctxw(int spare)
 {
-    int n;
+    int done = 0;
 
-    active();
-    n = (int)F.ucp_worker_progress(U.target.w);
     if (atomic_load_explicit(&U.any_ctxw, memory_order_relaxed) &&
         pthread_mutex_trylock(&U.lock) == 0) {
-        for (int i = 0; i < U.nctxw; i++)
-            n += (int)F.ucp_worker_progress(U.ctxw[i]->w);
+        for (int i = 0; i < (spare ? U.nspare : U.nctxw); i++)
+            done += (int)F.ucp_worker_progress(spare ? U.spare[i]->w : U.ctxw[i]->w);
         pthread_mutex_unlock(&U.lock);
     }
-    return n;
+    return done;
+}
+
+static int progress_all(void)
+{
+    active();
+    return (int)F.ucp_worker_progress(U.target.w) + progress_ctxw(0);
 }
 
 /* Waits for a request of worker w to complete; returns its status. */
@@ -288,6 +295,18 @@ static symm_status_t worker_connect(worker_t *wk)
     return st;
 }
 
+/* Completes a worker's operations: the kept requests, then a flush. The flush also waits for
+ * the peers' replies to the endpoints' connection requests: a peer that has not answered one
+ * when the worker is closed would still connect back to it after it is gone (finalize flushes
+ * every worker before the PEs part). */
+static ucs_status_t worker_flush(worker_t *wk)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ucs_status_t st = complete_kept(wk);
+
+    return st == UCS_OK ? wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p)) : st;
+}
+
 static void worker_close(worker_t *wk)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
@@ -310,7 +329,8 @@ static void worker_close(worker_t *wk)
     *wk = (worker_t){0};
 }
 
-/* The worker of a context's channel, opened on first use. */
+/* The worker of a context's channel, opened on first use: one a destroyed context left, or a
+ * new one. A worker lives until finalize; the peers' workers keep endpoints back to it. */
 static worker_t *worker_of(void **chan)
 {
     worker_t *wk = atomic_load_explicit((_Atomic(void *) *)chan, memory_order_acquire);
@@ -320,6 +340,10 @@ static worker_t *worker_of(void **chan)
         return wk;
     pthread_mutex_lock(&U.lock);
     wk = *chan;
+    if (!wk && U.nspare) {
+        wk = U.spare[--U.nspare];
+        atomic_store_explicit((_Atomic(void *) *)chan, wk, memory_order_release);
+    }
     if (!wk) {
         wk = calloc(1, sizeof(*wk));
         if (!wk ||
@@ -379,6 +403,12 @@ static void *progress_main(void *arg)
                 U.env.arrived();
                 continue;
             }
+            /* The peers' endpoints back to this PE's context workers connect only as those
+             * progress: the spare ones here, and all of them once finalize has begun (their
+             * contexts are used by no thread then). Their events do not wake this thread; it
+             * looks every IDLE_MS. */
+            if (progress_ctxw(!atomic_load_explicit(&U.closing, memory_order_acquire)))
+                continue;
             if (F.ucp_worker_arm(U.target.w) == UCS_ERR_BUSY)
                 continue;
             if (poll(p, 2, IDLE_MS) > 0 && p[0].revents)
@@ -604,6 +634,11 @@ static void ucx_fini(void)
     if (U.wakefd >= 0)
         close(U.wakefd);
     U.wakefd = -1;
+    for (int i = 0; i < U.nctxw; i++) {
+        worker_close(U.ctxw[i]);
+        free(U.ctxw[i]);
+    }
+    U.nctxw = U.nspare = 0;
     worker_close(&U.target);
     for (int i = 0; i < MAX_EXTENTS; i++) {
         if (U.ext[i].memh)
@@ -613,6 +648,7 @@ static void ucx_fini(void)
         U.ext[i] = (extent_t){0};
     }
     atomic_store_explicit(&U.next, 0, memory_order_relaxed);
+    atomic_store_explicit(&U.closing, 0, memory_order_relaxed);
     U.pending = 0;
     if (U.ctx)
         F.ucp_cleanup(U.ctx);
@@ -620,23 +656,32 @@ static void ucx_fini(void)
     free(U.addrs);
     free(U.net);
     free(U.ctxw);
+    free(U.spare);
+    U.ctxw = U.spare = NULL;
     U.ctx = NULL;
 }
 
+/* A destroyed context's worker, its operations complete, waits for the next context. */
 static void ucx_chan_release(void **chan)
 {
-    worker_t *wk = *chan;
+    worker_t *wk = *chan, **grown;
+    ucs_status_t st;
 
     if (!wk || wk == &U.target)
         return;
-    pthread_mutex_lock(&U.lock);
-    for (int i = 0; i < U.nctxw; i++)
-        if (U.ctxw[i] == wk)
-            U.ctxw[i] = U.ctxw[--U.nctxw];
-    pthread_mutex_unlock(&U.lock);
-    worker_close(wk);
-    free(wk);
+    if ((st = worker_flush(wk)) != UCS_OK)
+        U.env.fatal("shmem_ctx_destroy: completing the network operations failed: %s",
+                    status_str(st));
+    atomic_store_explicit(&wk->dirty, 0, memory_order_relaxed);
+    atomic_store_explicit(&wk->flags, 0, memory_order_relaxed);
     *chan = NULL;
+    pthread_mutex_lock(&U.lock);
+    grown = realloc(U.spare, (size_t)(U.nspare + 1) * sizeof(*grown));
+    if (!grown)
+        U.env.fatal("shmem_ctx_destroy: out of memory for a context's UCX worker");
+    U.spare = grown;
+    U.spare[U.nspare++] = wk;
+    pthread_mutex_unlock(&U.lock);
 }
 
 /* ---- Extents ----------------------------------------------------------------------------- */
@@ -845,30 +890,33 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
 
 static void ucx_fence(void **chan)
 {
-    if (U.ctx)
-        F.ucp_worker_fence(worker_of(chan)->w);
+    worker_t *wk;
+
+    if (U.ctx && (wk = atomic_load_explicit((_Atomic(void *) *)chan, memory_order_acquire)))
+        F.ucp_worker_fence(wk->w);
 }
 
 static void ucx_quiet(void **chan, int all)
 {
     worker_t *wk;
-    ucp_request_param_t p = {.op_attr_mask = 0};
     ucs_status_t st;
 
-    if (!U.ctx)
+    if (!U.ctx || !(wk = atomic_load_explicit((_Atomic(void *) *)chan, memory_order_acquire)))
         return;
-    wk = worker_of(chan);
+    active();
     /* With several threads on a context, one thread's quiet must not return while another's
      * flush of its operations is still under way: those always flush. */
-    if (!U.env.threads && !atomic_load_explicit(&wk->dirty, memory_order_relaxed) &&
-        !(all && atomic_load_explicit(&wk->flags, memory_order_relaxed)))
+    if (!U.env.threads && !all && !atomic_load_explicit(&wk->dirty, memory_order_relaxed))
         return;
     atomic_store_explicit(&wk->dirty, 0, memory_order_relaxed);
-    if (all)
+    if (all) {
         atomic_store_explicit(&wk->flags, 0, memory_order_relaxed);
-    st = complete_kept(wk);
-    if (st == UCS_OK)
-        st = wait_req(wk->w, F.ucp_worker_flush_nbx(wk->w, &p));
+        atomic_store_explicit(&U.closing, 1, memory_order_release);
+    }
+    st = worker_flush(wk);
+    /* Before the PEs part: every context's worker too, the destroyed ones' included. */
+    for (int i = 0; all && st == UCS_OK && i < U.nctxw; i++)
+        st = worker_flush(U.ctxw[i]);
     if (st != UCS_OK)
         U.env.fatal("shmem_quiet: completing the network operations failed: %s",
                     status_str(st));
