@@ -239,8 +239,12 @@ int main(int argc, char **argv)
         EXPECT(blk[b] != NULL, "shmem_malloc(%zu) returned NULL", sizes[b]);
         if (!blk[b])
             return test_finish("extents");
-        if (b == 0) /* the context's worker exists before the heap grows */
+        if (b == 0) { /* the context's worker exists before the heap grows */
             shmem_ctx_putmem(ctx, blk[0], buf, 8, (me + 1) % npes);
+            /* Contexts are not ordered with each other: without this quiet the word may land
+             * after a later put of the default context to the same place. */
+            shmem_ctx_quiet(ctx);
+        }
         check_registered(b, off_of(blk[b]) + sizes[b]);
     }
     if (unregistered && me == 0)
