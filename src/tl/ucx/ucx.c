@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ucp/api/ucp.h>
@@ -66,6 +67,14 @@ static struct {
  * and never moved, so a lookup takes no lock while an allocation adds one. */
 #define MAX_EXTENTS 64
 #define AM_IDS 16
+#define AM_FLAG AM_IDS /* the library's flags (a barrier's signals), after the callers' ids */
+
+/* A library flag: the 4-byte word at off in segment seg of the receiver takes value. */
+typedef struct flag_msg {
+    uint64_t off;
+    uint32_t value;
+    uint32_t seg;
+} flag_msg_t;
 
 typedef struct extent {
     symm_tl_seg_t seg;
@@ -373,6 +382,18 @@ static worker_t *worker_of(void **chan)
  * looking every IDLE_MS; when the PE has not touched the network since the last look, or says
  * it goes to sleep (ucx_rest), it serves the worker on its events until the PE comes back. */
 #define IDLE_MS 20
+/* After a message, the thread keeps polling this long before it sleeps on the worker's events:
+ * a peer's next request of a burst (each get, atomic or flush of a loop) would otherwise wait
+ * for the thread to wake. Not where PEs outnumber CPUs: the poll would hold a CPU a PE needs. */
+#define SERVE_SPIN_NS 200000L
+
+static long now_ns(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
 
 static void drain(int fd)
 {
@@ -402,9 +423,11 @@ static void *progress_main(void *arg)
         struct pollfd p[2] = {{.fd = U.wakefd, .events = POLLIN}, {.fd = efd, .events = POLLIN}};
         if (poll(p, 1, IDLE_MS) > 0)
             drain(U.wakefd);
+        long last = 0;
         while (serving(seen)) {
             if (F.ucp_worker_progress(U.target.w)) {
                 U.env.arrived();
+                last = U.env.crowded ? 0 : now_ns();
                 continue;
             }
             /* The peers' endpoints back to this PE's context workers connect only as those
@@ -413,6 +436,8 @@ static void *progress_main(void *arg)
              * looks every IDLE_MS. */
             if (progress_ctxw(!atomic_load_explicit(&U.closing, memory_order_acquire)))
                 continue;
+            if (last && now_ns() - last < SERVE_SPIN_NS)
+                continue;
             if (F.ucp_worker_arm(U.target.w) == UCS_ERR_BUSY)
                 continue;
             if (poll(p, 2, IDLE_MS) > 0 && p[0].revents)
@@ -420,6 +445,39 @@ static void *progress_main(void *arg)
         }
     }
     return NULL;
+}
+
+/* ---- Library flags ------------------------------------------------------------------------
+ * A flag goes as an active message that its receiver's handler stores, not as a put: where UCX
+ * emulates puts over its active messages anyway (TCP), a put reaches the other side a good deal
+ * later than an active message does (ucx_perftest's put and active-message latencies). */
+static ucs_status_t flag_recv(void *arg, const void *header, size_t header_length, void *data,
+                              size_t length, const ucp_am_recv_param_t *param)
+{
+    flag_msg_t m;
+
+    (void)arg, (void)data, (void)param;
+    if (header_length != sizeof(m))
+        U.env.fatal("symm_peer_flag: a flag message of %zu bytes arrived", header_length);
+    memcpy(&m, header, sizeof(m));
+    if (m.seg >= SYMM_SEGS || m.off % 4 || m.off + 4 > U.env.len[m.seg] || length)
+        U.env.fatal("symm_peer_flag: a flag for offset %#llx of segment %u arrived",
+                    (unsigned long long)m.off, m.seg);
+    atomic_store_explicit((_Atomic uint32_t *)((char *)U.env.base[m.seg] + m.off), m.value,
+                          memory_order_release);
+    return UCS_OK;
+}
+
+static symm_status_t flag_handler(void)
+{
+    ucp_am_handler_param_t p = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                                              UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                              UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+                                .id = AM_FLAG,
+                                .cb = flag_recv,
+                                .flags = UCP_AM_FLAG_WHOLE_MSG};
+
+    return F.ucp_worker_set_am_recv_handler(U.target.w, &p) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
 }
 
 static symm_status_t exchange_addresses(void)
@@ -577,10 +635,7 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
     symm_status_t st;
 
     U.env = *env;
-    /* Only where asked: with active messages on, UCX 1.13 asserted in its wireup when a
-     * context's worker closed its endpoints (tests/coll/teams.c over TCP). */
-    if (env->am)
-        pp.features |= UCP_FEATURE_AM;
+    pp.features |= UCP_FEATURE_AM;
     /* The caller's table lives only for the call. */
     U.net = malloc(env->size);
     if (!U.net)
@@ -600,6 +655,8 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
         return SYMM_ERR_SYS;
     }
     st = worker_open(&U.target, UCS_THREAD_MODE_MULTI);
+    if (st == SYMM_OK)
+        st = flag_handler();
     if (st == SYMM_OK)
         st = exchange_addresses();
     if (st == SYMM_OK)
@@ -850,6 +907,19 @@ static int put_acked(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, 
     return 1;
 }
 
+/* A library flag to pe (see flag_recv). */
+static void flag_send(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                      const void *src)
+{
+    flag_msg_t m = {.off = off, .seg = seg};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+
+    memcpy(&m.value, src, sizeof(m.value));
+    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], AM_FLAG, &m, sizeof(m), NULL, 0, &p)),
+          call, "flag", pe);
+}
+
 static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
                     uint64_t off, const void *src, size_t n, int nbi)
 {
@@ -858,7 +928,10 @@ static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
     if (put_acked(wk, call, pe, seg, off, src, n, nbi))
         return;
     atomic_store_explicit(nbi == SYMM_TL_FLAG ? &wk->flags : &wk->dirty, 1, memory_order_relaxed);
-    rma(wk, call, pe, seg, off, (char *)src, n, nbi, 1);
+    if (nbi == SYMM_TL_FLAG && n == sizeof(uint32_t))
+        flag_send(wk, call, pe, seg, off, src);
+    else
+        rma(wk, call, pe, seg, off, (char *)src, n, nbi, 1);
 }
 
 static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
