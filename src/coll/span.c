@@ -7,6 +7,11 @@
  * the first says every member's source is ready, the second that nobody reads it any more. Results are written only after the second where dest
  * may be a source, and reductions combine in team order on every PE, so all PEs get
  * bit-identical results, as on one node.
+ *
+ * What every member of a node needs alike from other nodes (a broadcast's data, an fcollect's
+ * parts) crosses the network once per node: the node's first member (its leader) fetches it
+ * into its own symmetric dest and says so in its relay word, and the node's other members copy
+ * it from there through the window.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,28 +27,90 @@ static void *scratch(const char *call, size_t n)
     return p;
 }
 
+/* Whether the members of this node share what they fetch from other nodes: more than one of
+ * them, and dest symmetric (the same on every member, so they all decide alike). */
+static int shares(const symm_team_t *t, const void *dest)
+{
+    int pe;
+    uint64_t off;
+
+    if (t->local < 2)
+        return 0;
+    symm_locate(dest, &pe, &off);
+    return pe == symm_g.my_pe;
+}
+
+static int remote(int pe)
+{
+    return symm_g.reach[pe] == SYMM_REACH_NET;
+}
+
+/* The leader has fetched the node's parts of the collective of barrier epoch e. */
+static void relayed(symm_team_t *t, uint32_t e)
+{
+    _Atomic uint32_t *w = &symm_slot(t, t->me)->relay.v;
+
+    atomic_store_explicit(w, e, memory_order_seq_cst);
+    for (int i = 0; i < t->size; i++) {
+        int pe = symm_team_pe(t, i);
+        if (i != t->me && symm_g.reach[pe] == SYMM_REACH_WINDOW)
+            symm_wake(pe, w, sizeof(*w));
+    }
+}
+
+/* A member other than the leader: waits for the leader's parts of epoch e; returns the
+ * leader's PE. */
+static int await_relay(symm_team_t *t, uint32_t e)
+{
+    symm_wait_reach_local(&symm_slot(t, t->lead)->relay.v, e);
+    return symm_team_pe(t, t->lead);
+}
+
 void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
 {
+    int from = symm_team_pe(t, root);
+
     symm_team_barrier(t);
-    if (t->me != root)
-        symm_peer_get(dest, source, nb, symm_team_pe(t, root));
-    else if (dest != source)
-        memcpy(dest, source, nb);
+    if (t->me == root) {
+        if (dest != source)
+            memcpy(dest, source, nb);
+    } else if (!remote(from) || !shares(t, dest)) {
+        symm_peer_get(dest, source, nb, from);
+    } else if (t->me == t->lead) {
+        symm_peer_get(dest, source, nb, from);
+        relayed(t, t->bar_epoch);
+    } else {
+        symm_peer_get(dest, dest, nb, await_relay(t, t->bar_epoch));
+    }
     symm_team_barrier(t);
 }
 
 void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb, size_t pick)
 {
+    /* fcollect's parts are the same for every member; alltoall's are not. */
+    int share = pick == 0 && shares(t, dest), relay = share && t->me != t->lead;
+    uint32_t e;
+
     symm_team_barrier(t);
+    e = t->bar_epoch;
     for (int k = 0; k < t->size; k++) {
-        int i = (t->me + k) % t->size;
+        int i = (t->me + k) % t->size, pe = symm_team_pe(t, i);
         const char *from = (const char *)source + pick * (size_t)t->me;
         if (i == t->me)
             memcpy((char *)dest + (size_t)i * nb, from, nb);
-        else
-            symm_peer_get_nbi((char *)dest + (size_t)i * nb, from, nb, symm_team_pe(t, i));
+        else if (!relay || !remote(pe))
+            symm_peer_get_nbi((char *)dest + (size_t)i * nb, from, nb, pe);
     }
     symm_net_quiet(SHMEM_CTX_DEFAULT);
+    if (share && !relay) {
+        relayed(t, e);
+    } else if (relay) {
+        int lead = await_relay(t, e);
+        for (int i = 0; i < t->size; i++)
+            if (remote(symm_team_pe(t, i)))
+                symm_peer_get((char *)dest + (size_t)i * nb, (char *)dest + (size_t)i * nb, nb,
+                              lead);
+    }
     symm_team_barrier(t);
 }
 

@@ -120,6 +120,9 @@ typedef struct symm_slot {
      * the epoch of the last barrier inside a collective it arrived at. */
     symm_word_t cpu;
     symm_word_t arrived;
+    /* Teams that span nodes, on a node's first member: the barrier epoch of the last
+     * collective whose parts from other nodes it fetched for the node's other members. */
+    symm_word_t relay;
     /* Data first, at the line's start (aligned for every element type), the epoch last. */
     struct symm_cell {
         unsigned char data[SYMM_CELL_BYTES];
