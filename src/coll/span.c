@@ -12,6 +12,13 @@
  * parts) crosses the network once per node: the node's first member (its leader) fetches it
  * into its own symmetric dest and says so in its relay word, and the node's other members copy
  * it from there through the window.
+ *
+ * Small parts are pushed instead, each in one message that also counts itself in at the
+ * receiver (symm_peer_put_note): after the first barrier every member sends what the others
+ * need and waits until its own count has grown by what it expects. A receiver takes parts only
+ * once every member has entered the collective, and it leaves only once it has all of them, so
+ * one barrier frames the collective: half the barriers, and one way across the network instead
+ * of a round trip.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +73,54 @@ static int await_relay(symm_team_t *t, uint32_t e)
     return symm_team_pe(t, t->lead);
 }
 
+/* Whether a collective's parts of nb bytes to dest (NULL: to the team's scratch) are pushed:
+ * small, and dest symmetric (the same on every member, so they all decide alike). */
+static int pushes(const symm_team_t *t, const void *dest, size_t nb)
+{
+    int pe;
+    uint64_t off;
+
+    if (nb == 0 || nb > symm_peer_note_max())
+        return 0;
+    if (!dest)
+        return 1;
+    (void)t;
+    symm_locate(dest, &pe, &off);
+    return pe == symm_g.my_pe;
+}
+
+/* Pushes n bytes of src to `to` (a symmetric name) of team member i. */
+static void push(symm_team_t *t, int i, void *to, const void *src, size_t n)
+{
+    if (!symm_peer_put_note(to, src, n, &symm_slot(t, t->me)->landed.v, symm_team_pe(t, i)))
+        symm_fatal("symm_peer_put_note: %zu bytes cannot be pushed to PE %d", n,
+                   symm_team_pe(t, i));
+}
+
+/* Waits until k more parts have landed here. */
+static void take(symm_team_t *t, uint32_t k)
+{
+    t->landed += k;
+    symm_wait_reach(&symm_slot(t, t->me)->landed.v, t->landed);
+}
+
 void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
 {
     int from = symm_team_pe(t, root);
 
+    if (pushes(t, dest, nb)) {
+        symm_team_barrier(t);
+        if (t->me == root) {
+            for (int i = 0; i < t->size; i++)
+                if (i != root)
+                    push(t, i, dest, source, nb);
+            if (dest != source)
+                memcpy(dest, source, nb);
+        } else {
+            take(t, 1);
+        }
+        return;
+    }
     symm_team_barrier(t);
     if (t->me == root) {
         if (dest != source)
@@ -91,6 +142,18 @@ void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb,
     int share = pick == 0 && shares(t, dest), relay = share && t->me != t->lead;
     uint32_t e;
 
+    if (pushes(t, dest, nb)) {
+        symm_team_barrier(t);
+        for (int k = 1; k < t->size; k++) {
+            int i = (t->me + k) % t->size;
+            push(t, i, (char *)dest + (size_t)t->me * nb, (const char *)source + pick * (size_t)i,
+                 nb);
+        }
+        memcpy((char *)dest + (size_t)t->me * nb, (const char *)source + pick * (size_t)t->me,
+               nb);
+        take(t, (uint32_t)t->size - 1);
+        return;
+    }
     symm_team_barrier(t);
     e = t->bar_epoch;
     for (int k = 0; k < t->size; k++) {
@@ -183,10 +246,46 @@ static const void *staged(symm_team_t *t, const void *source, size_t nb)
     return buf;
 }
 
+/* Small reductions and scans: every member pushes its source into the scratch of each member
+ * that combines it (every other member; in a scan, those after it), which then combines
+ * members [0, last] in team order from there. Returns the result (malloc'ed; NULL when last
+ * < 0); *done is 0, and nothing happened, when the parts are too large to push. */
+static char *pushed(symm_team_t *t, const char *call, const void *source, size_t nelems,
+                    size_t es, symm_combine_fn fn, int scan, int last, int *done)
+{
+    size_t nb = nelems * es;
+    char *box = symm_slot(t, t->me)->scratch[1], *acc;
+
+    *done = nb * (size_t)t->size <= SYMM_SCRATCH && pushes(t, NULL, nb);
+    if (!*done)
+        return NULL;
+    symm_team_barrier(t);
+    for (int i = scan ? t->me + 1 : 0; i < t->size; i++)
+        if (i != t->me)
+            push(t, i, box + (size_t)t->me * nb, source, nb);
+    memcpy(box + (size_t)t->me * nb, source, nb);
+    take(t, scan ? (uint32_t)t->me : (uint32_t)t->size - 1);
+    if (last < 0)
+        return NULL;
+    acc = scratch(call, nb);
+    memcpy(acc, box, nb);
+    for (int i = 1; i <= last; i++)
+        fn(acc, box + (size_t)i * nb, nelems);
+    return acc;
+}
+
 void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
                       size_t nelems, size_t es, symm_combine_fn fn)
 {
     char *acc;
+    int done;
+
+    acc = pushed(t, call, source, nelems, es, fn, 0, t->size - 1, &done);
+    if (done) {
+        memcpy(dest, acc, nelems * es);
+        free(acc);
+        return;
+    }
 
     source = staged(t, source, nelems * es);
     symm_team_barrier(t);
@@ -199,8 +298,17 @@ void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *
 void symm_span_scan(symm_team_t *t, const char *call, void *dest, const void *source,
                     size_t nelems, size_t es, symm_combine_fn fn, int exclusive)
 {
-    int last = exclusive ? t->me - 1 : t->me;
-    char *acc = NULL;
+    int last = exclusive ? t->me - 1 : t->me, done;
+    char *acc = pushed(t, call, source, nelems, es, fn, 1, last, &done);
+
+    if (done) {
+        if (acc)
+            memcpy(dest, acc, nelems * es);
+        else
+            memset(dest, 0, nelems * es);
+        free(acc);
+        return;
+    }
 
     source = staged(t, source, nelems * es);
     symm_team_barrier(t);

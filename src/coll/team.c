@@ -131,6 +131,9 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
         t->num_contexts = config->num_contexts;
     symm_g.slots_used |= 1ULL << slot;
     t->bar_epoch = t->coll_epoch = base;
+    /* Parts pushed into the slot for its earlier teams were all taken. */
+    t->landed = atomic_load_explicit(&symm_internal(symm_g.my_pe)->slot[slot].landed.v,
+                                     memory_order_acquire);
     slot_rebase(slot, base);
     symm_coll_slot_init(slot, base);
     symm_gpu_team_add(t);

@@ -227,6 +227,33 @@ void symm_peer_put(const void *addr, const void *src, size_t n, int pe)
     }
 }
 
+size_t symm_peer_note_max(void)
+{
+    return !symm_g.net ? SIZE_MAX : symm_tl_net->put_note ? SYMM_TL_NOTE_MAX : 0;
+}
+
+int symm_peer_put_note(const void *addr, const void *src, size_t n, _Atomic uint32_t *count,
+                       int pe)
+{
+    symm_tl_seg_t seg, cseg;
+    uint64_t off, coff;
+    char *p, *c;
+
+    if (symm_g.reach[pe] == SYMM_REACH_NET && (!symm_tl_net->put_note || n > SYMM_TL_NOTE_MAX))
+        return 0;
+    p = peer_window("symm_peer_put_note", addr, n ? n : 1, pe, &seg, &off);
+    c = peer_window("symm_peer_put_note", (const void *)count, sizeof(*count), pe, &cseg, &coff);
+    if (!p) {
+        symm_tl_net->put_note(chan(SHMEM_CTX_DEFAULT), "symm_peer_put_note", pe, seg, off, src,
+                              n, cseg, coff);
+        return 1;
+    }
+    memcpy(p, src, n);
+    atomic_fetch_add_explicit((_Atomic uint32_t *)c, 1, memory_order_seq_cst);
+    symm_wake(pe, c, sizeof(*count));
+    return 1;
+}
+
 void symm_peer_flag(const void *addr, uint32_t value, int pe)
 {
     symm_tl_seg_t seg;

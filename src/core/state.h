@@ -123,6 +123,9 @@ typedef struct symm_slot {
     /* Teams that span nodes, on a node's first member: the barrier epoch of the last
      * collective whose parts from other nodes it fetched for the node's other members. */
     symm_word_t relay;
+    /* Teams that span nodes: the parts other members pushed to this PE so far (small
+     * collectives); the team's `landed` is how many it has taken. */
+    symm_word_t landed;
     /* Data first, at the line's start (aligned for every element type), the epoch last. */
     struct symm_cell {
         unsigned char data[SYMM_CELL_BYTES];
@@ -199,6 +202,7 @@ struct symm_team {
     int slot;
     uint32_t bar_epoch;  /* barriers so far */
     uint32_t coll_epoch; /* collectives so far */
+    uint32_t landed;     /* parts pushed to this PE that it has taken (teams across nodes) */
     uint32_t sweeps;     /* cache-sized copying collectives so far (their direction) */
     long config_mask;
     int num_contexts;
@@ -383,6 +387,13 @@ void symm_peer_put(const void *addr, const void *src, size_t n, int pe);
  * only by symm_net_quiet_all. */
 void symm_peer_flag(const void *addr, uint32_t value, int pe);
 uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch);
+/* Puts n bytes of src at addr in pe, then adds 1 to the counter count (both named by addresses
+ * in this PE's heap or data segment) there: pe sees the data once it sees the count; returns
+ * when src may be reused. 0 (nothing done) where the network cannot carry it in one message. */
+int symm_peer_put_note(const void *addr, const void *src, size_t n, _Atomic uint32_t *count,
+                       int pe);
+/* The most bytes symm_peer_put_note carries to any PE (0: none). */
+size_t symm_peer_note_max(void);
 /* Nodes from the settings (SYMM_NODES); before the teams. */
 void symm_nodes_init(void);
 /* Starts the network transport when PEs of other nodes exist; after the heap. */

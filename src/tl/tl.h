@@ -92,6 +92,9 @@ typedef struct symm_tl_env {
 /* An active message's handler: its header and data, valid for the call only. */
 typedef void (*symm_tl_am_cb_t)(const void *hdr, size_t hlen, const void *data, size_t len);
 
+/* The most bytes put_note carries. */
+#define SYMM_TL_NOTE_MAX 4096
+
 typedef struct symm_tl_ops {
     const char *name;
     /* Collective over the job: connects to every PE that env->net marks, registers the parts
@@ -114,6 +117,11 @@ typedef struct symm_tl_ops {
                 const void *src, size_t n, int nbi);
     void (*get)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off, void *dest,
                 size_t n, int nbi);
+    /* Puts n bytes (at most SYMM_TL_NOTE_MAX) at (seg, off) of pe, then adds 1 to the 4-byte
+     * counter at (cseg, coff) there: pe sees the data once it sees the count. Returns when src
+     * may be reused. NULL in a transport without it. */
+    void (*put_note)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                     const void *src, size_t n, symm_tl_seg_t cseg, uint64_t coff);
     /* Returns the old value (zero-extended) when fetch is set. */
     uint64_t (*amo)(void **chan, const char *call, const symm_tl_amo_t *a, int fetch);
     void (*fence)(void **chan);

@@ -68,6 +68,14 @@ static struct {
 #define MAX_EXTENTS 64
 #define AM_IDS 16
 #define AM_FLAG AM_IDS /* the library's flags (a barrier's signals), after the callers' ids */
+#define AM_NOTE (AM_IDS + 1) /* data and a count (put_note) */
+
+/* put_note's header: the data (the message's payload) goes to off in segment seg, then the
+ * counter at coff in segment cseg counts one. */
+typedef struct note_msg {
+    uint64_t off, coff;
+    uint32_t seg, cseg;
+} note_msg_t;
 
 /* A library flag: the 4-byte word at off in segment seg of the receiver takes value. */
 typedef struct flag_msg {
@@ -451,6 +459,11 @@ static void *progress_main(void *arg)
  * A flag goes as an active message that its receiver's handler stores, not as a put: where UCX
  * emulates puts over its active messages anyway (TCP), a put reaches the other side a good deal
  * later than an active message does (ucx_perftest's put and active-message latencies). */
+static int in_segment(uint32_t seg, uint64_t off, size_t n)
+{
+    return seg < SYMM_SEGS && off <= U.env.len[seg] && n <= U.env.len[seg] - off;
+}
+
 static ucs_status_t flag_recv(void *arg, const void *header, size_t header_length, void *data,
                               size_t length, const ucp_am_recv_param_t *param)
 {
@@ -460,7 +473,7 @@ static ucs_status_t flag_recv(void *arg, const void *header, size_t header_lengt
     if (header_length != sizeof(m))
         U.env.fatal("symm_peer_flag: a flag message of %zu bytes arrived", header_length);
     memcpy(&m, header, sizeof(m));
-    if (m.seg >= SYMM_SEGS || m.off % 4 || m.off + 4 > U.env.len[m.seg] || length)
+    if (!in_segment(m.seg, m.off, 4) || m.off % 4 || length)
         U.env.fatal("symm_peer_flag: a flag for offset %#llx of segment %u arrived",
                     (unsigned long long)m.off, m.seg);
     atomic_store_explicit((_Atomic uint32_t *)((char *)U.env.base[m.seg] + m.off), m.value,
@@ -468,6 +481,26 @@ static ucs_status_t flag_recv(void *arg, const void *header, size_t header_lengt
     return UCS_OK;
 }
 
+static ucs_status_t note_recv(void *arg, const void *header, size_t header_length, void *data,
+                              size_t length, const ucp_am_recv_param_t *param)
+{
+    note_msg_t m;
+
+    (void)arg;
+    if (header_length != sizeof(m) || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
+        U.env.fatal("symm_peer_put_note: a message of %zu + %zu bytes arrived", header_length,
+                    length);
+    memcpy(&m, header, sizeof(m));
+    if (!in_segment(m.seg, m.off, length) || !in_segment(m.cseg, m.coff, 4) || m.coff % 4)
+        U.env.fatal("symm_peer_put_note: %zu bytes for offset %#llx of segment %u arrived",
+                    length, (unsigned long long)m.off, m.seg);
+    memcpy((char *)U.env.base[m.seg] + m.off, data, length);
+    atomic_fetch_add_explicit((_Atomic uint32_t *)((char *)U.env.base[m.cseg] + m.coff), 1,
+                              memory_order_release);
+    return UCS_OK;
+}
+
+/* The library's own handlers: flags and notes. */
 static symm_status_t flag_handler(void)
 {
     ucp_am_handler_param_t p = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
@@ -477,6 +510,10 @@ static symm_status_t flag_handler(void)
                                 .cb = flag_recv,
                                 .flags = UCP_AM_FLAG_WHOLE_MSG};
 
+    if (F.ucp_worker_set_am_recv_handler(U.target.w, &p) != UCS_OK)
+        return SYMM_ERR_SYS;
+    p.id = AM_NOTE;
+    p.cb = note_recv;
     return F.ucp_worker_set_am_recv_handler(U.target.w, &p) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
 }
 
@@ -920,6 +957,19 @@ static void flag_send(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg,
           call, "flag", pe);
 }
 
+static void ucx_put_note(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
+                         const void *src, size_t n, symm_tl_seg_t cseg, uint64_t coff)
+{
+    worker_t *wk = worker_of(chan);
+    note_msg_t m = {.off = off, .coff = coff, .seg = seg, .cseg = cseg};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+
+    atomic_store_explicit(&wk->flags, 1, memory_order_relaxed);
+    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], AM_NOTE, &m, sizeof(m), src, n, &p)),
+          call, "put", pe);
+}
+
 static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
                     uint64_t off, const void *src, size_t n, int nbi)
 {
@@ -1107,6 +1157,7 @@ static const symm_tl_ops_t ucx_ops = {
     .registered = ucx_registered,
     .put = ucx_put,
     .get = ucx_get,
+    .put_note = ucx_put_note,
     .amo = ucx_amo,
     .fence = ucx_fence,
     .quiet = ucx_quiet,
