@@ -112,7 +112,15 @@ fetch_add|2n2|osh<=0.9 or:floor:ucx_rtt<=1.05|shmem_long_atomic_fetch_add on PE 
 putmem_4k|2n2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
 putmem_1m|2n2|osh>=1.0|shmem_putmem of 1 MiB, bandwidth
 putmem_16m|2n2|osh>=1.0|shmem_putmem of 16 MiB, bandwidth
-barrier_all|4n2|osh<=0.7|shmem_barrier_all, latency'
+barrier_all|4n2|osh<=0.7|shmem_barrier_all, latency
+broadcast_8|4n2|osh<=1.0|broadcast of 8 B from PE 0
+fcollect_8|4n2|osh<=1.0|fcollect of 8 B per PE
+alltoall_8|4n2|osh<=1.0|alltoall of 8 B per PE (8 B per pair at least)
+sum_reduce_8|4n2|osh<=1.0|sum reduction of 8 B of longs
+broadcast_1m|4n2|osh<=1.0|broadcast of 1 MiB from PE 0
+fcollect_1m|4n2|osh<=1.0|fcollect of 1 MiB per PE
+alltoall_1m|4n2|osh<=1.0|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
+sum_reduce_1m|4n2|osh<=1.0|sum reduction of 1 MiB of longs'
 
 # The configuration whose job also runs bench.c's size sweep, the data of the plot.
 sweep_at=2n2
