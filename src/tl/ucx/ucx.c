@@ -21,12 +21,17 @@
  * PE that waits progresses it itself, which is faster than waking the thread. Hence the target
  * worker is thread-safe (UCS_THREAD_MODE_MULTI). Every other context gets a worker of its own
  * on first use, with endpoints to the peers' target workers, so threads with contexts of
- * their own do not share a lock.
+ * their own do not share a lock. A destroyed context's worker waits, flushed, for the next
+ * context; workers close at finalize only.
  *
  * Ordering: ucp_worker_fence between a put and its signal (put-with-signal, shmem_fence);
- * ucp_worker_flush for quiet. Atomics are UCX's (hardware where the transport has them,
- * otherwise UCX's own emulation at the target, which uses the CPU's atomic instructions, so
- * they are atomic against the PEs that reach the same word through the window).
+ * ucp_worker_flush for quiet, except after a single word put, which goes as a swap whose reply
+ * completes it. Atomics are UCX's (hardware where the transport has them, otherwise UCX's own
+ * emulation at the target, which uses the CPU's atomic instructions, so they are atomic
+ * against the PEs that reach the same word through the window).
+ *
+ * The library's own messages are active messages to the target worker: a barrier's flags
+ * (flag_recv) and a collective's small parts with their count (put_note, note_recv).
  */
 #include <dlfcn.h>
 #include <poll.h>
