@@ -274,6 +274,52 @@ static char *pushed(symm_team_t *t, const char *call, const void *source, size_t
     return acc;
 }
 
+/* Large reductions into a symmetric dest: member i combines only slice i of the elements (in
+ * team order, from every member's source) into its own dest, then reads the other slices from
+ * the other members' dests. Each member reads its slice of every source and every other
+ * member's slice of the result, not every member's whole source, and combines a slice instead
+ * of the whole array; results stay in team order. Writing its slice of dest never touches
+ * what another member reads (its slice of the sources), even in place. 0 when not used (dest
+ * or source not symmetric, or fewer elements than members). */
+static int sliced(symm_team_t *t, const char *call, void *dest, const void *source,
+                  size_t nelems, size_t es, symm_combine_fn fn)
+{
+    int n = t->size, pe;
+    uint64_t off;
+    size_t lo = nelems * (size_t)t->me / (size_t)n, hi = nelems * (size_t)(t->me + 1) / (size_t)n;
+    size_t nb = (hi - lo) * es;
+    char *all;
+
+    if (nelems < (size_t)n)
+        return 0;
+    symm_locate(dest, &pe, &off);
+    if (pe != symm_g.my_pe)
+        return 0;
+    symm_locate(source, &pe, &off);
+    if (pe != symm_g.my_pe)
+        return 0;
+    all = scratch(call, nb * (size_t)n);
+    symm_team_barrier(t); /* sources ready */
+    for (int i = 0; i < n; i++)
+        symm_peer_get_nbi(all + (size_t)i * nb, (const char *)source + lo * es, nb,
+                          symm_team_pe(t, i));
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    for (int i = 1; i < n; i++)
+        fn(all, all + (size_t)i * nb, hi - lo);
+    memcpy((char *)dest + lo * es, all, nb);
+    free(all);
+    symm_team_barrier(t); /* every slice of the result ready */
+    for (int i = 0; i < n; i++) {
+        size_t a = nelems * (size_t)i / (size_t)n, b = nelems * (size_t)(i + 1) / (size_t)n;
+        if (i != t->me)
+            symm_peer_get_nbi((char *)dest + a * es, (char *)dest + a * es, (b - a) * es,
+                              symm_team_pe(t, i));
+    }
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    symm_team_barrier(t); /* nobody reads this PE's slice any more */
+    return 1;
+}
+
 void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
                       size_t nelems, size_t es, symm_combine_fn fn)
 {
@@ -286,6 +332,8 @@ void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *
         free(acc);
         return;
     }
+    if (sliced(t, call, dest, source, nelems, es, fn))
+        return;
 
     source = staged(t, source, nelems * es);
     symm_team_barrier(t);
