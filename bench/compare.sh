@@ -703,6 +703,10 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
             echo "MPI's choice)."
         fi
         echo
+        echo "A target written \"A, or B\" is met when either holds: the round-trip figures may"
+        echo "instead sit within 5% of the network's round trip measured in the same run (the"
+        echo "floors below), which no library on this network goes under."
+        echo
         echo "- UCX transports: \`UCX_TLS=$ucx_tls\` for both (BENCH_UCX_TLS; default tcp,self)"
         echo "- symm: \`UCX_TLS=$ucx_tls $(basename "$build")/tools/symmrun -n N --nodes K\`"
         echo "- OSHMEM: \`oshrun --allow-run-as-root --mca osc ^rdma -x UCX_TLS=$ucx_tls${osh_btl:+ --mca btl $osh_btl} -np N\` (\`--oversubscribe\` past $(nproc) PEs)"
