@@ -505,21 +505,27 @@ static ucs_status_t note_recv(void *arg, const void *header, size_t header_lengt
     return UCS_OK;
 }
 
-/* The library's own handlers: flags and notes. */
-static symm_status_t flag_handler(void)
+/* Has cb handle the whole messages of id that reach the target worker. */
+static symm_status_t set_handler(unsigned id, ucp_am_recv_callback_t cb, void *arg)
 {
     ucp_am_handler_param_t p = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
                                               UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                              UCP_AM_HANDLER_PARAM_FIELD_ARG |
                                               UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
-                                .id = AM_FLAG,
-                                .cb = flag_recv,
+                                .id = id,
+                                .cb = cb,
+                                .arg = arg,
                                 .flags = UCP_AM_FLAG_WHOLE_MSG};
 
-    if (F.ucp_worker_set_am_recv_handler(U.target.w, &p) != UCS_OK)
-        return SYMM_ERR_SYS;
-    p.id = AM_NOTE;
-    p.cb = note_recv;
     return F.ucp_worker_set_am_recv_handler(U.target.w, &p) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
+}
+
+/* The library's own handlers: flags and notes. */
+static symm_status_t flag_handler(void)
+{
+    symm_status_t st = set_handler(AM_FLAG, flag_recv, NULL);
+
+    return st == SYMM_OK ? set_handler(AM_NOTE, note_recv, NULL) : st;
 }
 
 static symm_status_t exchange_addresses(void)
@@ -949,17 +955,26 @@ static int put_acked(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, 
     return 1;
 }
 
+/* Sends hdr and data to pe's handler of id, eagerly (never a rendezvous the handler would have
+ * to complete); returns when both may be reused. */
+static void am_send(worker_t *wk, const char *call, const char *what, int pe, unsigned id,
+                    const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+
+    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], id, hdr, hlen, data, len, &p)), call,
+          what, pe);
+}
+
 /* A library flag to pe (see flag_recv). */
 static void flag_send(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
                       const void *src)
 {
     flag_msg_t m = {.off = off, .seg = seg};
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = UCP_AM_SEND_FLAG_EAGER};
 
     memcpy(&m.value, src, sizeof(m.value));
-    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], AM_FLAG, &m, sizeof(m), NULL, 0, &p)),
-          call, "flag", pe);
+    am_send(wk, call, "flag", pe, AM_FLAG, &m, sizeof(m), NULL, 0);
 }
 
 static void ucx_put_note(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
@@ -967,12 +982,9 @@ static void ucx_put_note(void **chan, const char *call, int pe, symm_tl_seg_t se
 {
     worker_t *wk = worker_of(chan);
     note_msg_t m = {.off = off, .coff = coff, .seg = seg, .cseg = cseg};
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = UCP_AM_SEND_FLAG_EAGER};
 
     atomic_store_explicit(&wk->flags, 1, memory_order_relaxed);
-    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], AM_NOTE, &m, sizeof(m), src, n, &p)),
-          call, "put", pe);
+    am_send(wk, call, "put", pe, AM_NOTE, &m, sizeof(m), src, n);
 }
 
 static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
@@ -1126,30 +1138,16 @@ static ucs_status_t am_recv(void *arg, const void *header, size_t header_length,
 
 static symm_status_t ucx_am_handler(unsigned id, symm_tl_am_cb_t cb)
 {
-    ucp_am_handler_param_t p = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
-                                              UCP_AM_HANDLER_PARAM_FIELD_CB |
-                                              UCP_AM_HANDLER_PARAM_FIELD_ARG |
-                                              UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
-                                .id = id,
-                                .cb = am_recv,
-                                .arg = (void *)(uintptr_t)id,
-                                .flags = UCP_AM_FLAG_WHOLE_MSG};
-
     if (!U.ctx || !U.env.am || id >= AM_IDS)
         return SYMM_ERR_INVALID;
     U.am[id] = cb;
-    return F.ucp_worker_set_am_recv_handler(U.target.w, &p) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
+    return set_handler(id, am_recv, (void *)(uintptr_t)id);
 }
 
 static void ucx_am_send(void **chan, const char *call, int pe, unsigned id, const void *hdr,
                         size_t hlen, const void *data, size_t len)
 {
-    worker_t *wk = worker_of(chan);
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = UCP_AM_SEND_FLAG_EAGER};
-
-    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], id, hdr, hlen, data, len, &p)), call,
-          "active message", pe);
+    am_send(worker_of(chan), call, "active message", pe, id, hdr, hlen, data, len);
 }
 
 static const symm_tl_ops_t ucx_ops = {
