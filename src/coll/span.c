@@ -34,17 +34,22 @@ static void *scratch(const char *call, size_t n)
     return p;
 }
 
-/* Whether the members of this node share what they fetch from other nodes: more than one of
- * them, and dest symmetric (the same on every member, so they all decide alike). */
-static int shares(const symm_team_t *t, const void *dest)
+/* Whether p is in this PE's heap or data segment: symmetric, so that the other members can
+ * name it too (and, given the same on every member, all decide alike). */
+static int symmetric(const void *p)
 {
     int pe;
     uint64_t off;
 
-    if (t->local < 2)
-        return 0;
-    symm_locate(dest, &pe, &off);
+    symm_locate(p, &pe, &off);
     return pe == symm_g.my_pe;
+}
+
+/* Whether the members of this node share what they fetch from other nodes: more than one of
+ * them, and dest symmetric. */
+static int shares(const symm_team_t *t, const void *dest)
+{
+    return t->local > 1 && symmetric(dest);
 }
 
 static int remote(int pe)
@@ -58,11 +63,7 @@ static void relayed(symm_team_t *t, uint32_t e)
     _Atomic uint32_t *w = &symm_slot(t, t->me)->relay.v;
 
     atomic_store_explicit(w, e, memory_order_seq_cst);
-    for (int i = 0; i < t->size; i++) {
-        int pe = symm_team_pe(t, i);
-        if (i != t->me && symm_g.reach[pe] == SYMM_REACH_WINDOW)
-            symm_wake(pe, w, sizeof(*w));
-    }
+    symm_team_wake_node(t, w);
 }
 
 /* A member other than the leader: waits for the leader's parts of epoch e; returns the
@@ -74,19 +75,10 @@ static int await_relay(symm_team_t *t, uint32_t e)
 }
 
 /* Whether a collective's parts of nb bytes to dest (NULL: to the team's scratch) are pushed:
- * small, and dest symmetric (the same on every member, so they all decide alike). */
-static int pushes(const symm_team_t *t, const void *dest, size_t nb)
+ * small, and dest symmetric. */
+static int pushes(const void *dest, size_t nb)
 {
-    int pe;
-    uint64_t off;
-
-    if (nb == 0 || nb > symm_peer_note_max())
-        return 0;
-    if (!dest)
-        return 1;
-    (void)t;
-    symm_locate(dest, &pe, &off);
-    return pe == symm_g.my_pe;
+    return nb > 0 && nb <= symm_peer_note_max() && (!dest || symmetric(dest));
 }
 
 /* Pushes n bytes of src to `to` (a symmetric name) of team member i. */
@@ -108,7 +100,7 @@ void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t 
 {
     int from = symm_team_pe(t, root);
 
-    if (pushes(t, dest, nb)) {
+    if (pushes(dest, nb)) {
         symm_team_barrier(t);
         if (t->me == root) {
             for (int i = 0; i < t->size; i++)
@@ -142,7 +134,7 @@ void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb,
     int share = pick == 0 && shares(t, dest), relay = share && t->me != t->lead;
     uint32_t e;
 
-    if (pushes(t, dest, nb)) {
+    if (pushes(dest, nb)) {
         symm_team_barrier(t);
         for (int k = 1; k < t->size; k++) {
             int i = (t->me + k) % t->size;
@@ -256,7 +248,7 @@ static char *pushed(symm_team_t *t, const char *call, const void *source, size_t
     size_t nb = nelems * es;
     char *box = symm_slot(t, t->me)->scratch[1], *acc;
 
-    *done = nb * (size_t)t->size <= SYMM_SCRATCH && pushes(t, NULL, nb);
+    *done = nb * (size_t)t->size <= SYMM_SCRATCH && pushes(NULL, nb);
     if (!*done)
         return NULL;
     symm_team_barrier(t);
@@ -284,19 +276,12 @@ static char *pushed(symm_team_t *t, const char *call, const void *source, size_t
 static int sliced(symm_team_t *t, const char *call, void *dest, const void *source,
                   size_t nelems, size_t es, symm_combine_fn fn)
 {
-    int n = t->size, pe;
-    uint64_t off;
+    int n = t->size;
     size_t lo = nelems * (size_t)t->me / (size_t)n, hi = nelems * (size_t)(t->me + 1) / (size_t)n;
     size_t nb = (hi - lo) * es;
     char *all;
 
-    if (nelems < (size_t)n)
-        return 0;
-    symm_locate(dest, &pe, &off);
-    if (pe != symm_g.my_pe)
-        return 0;
-    symm_locate(source, &pe, &off);
-    if (pe != symm_g.my_pe)
+    if (nelems < (size_t)n || !symmetric(dest) || !symmetric(source))
         return 0;
     all = scratch(call, nb * (size_t)n);
     symm_team_barrier(t); /* sources ready */

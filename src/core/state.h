@@ -452,6 +452,9 @@ symm_team_t *symm_team_get(shmem_team_t team, const char *call);
 void symm_barrier_world(void);
 /* Barrier of a team: with quiet (barrier) or without (sync) is the caller's business. */
 void symm_team_barrier(symm_team_t *t);
+/* Wakes the team's members on this node (but this PE) that may sleep waiting on w, a word of
+ * this PE's that they read through the window. */
+void symm_team_wake_node(symm_team_t *t, _Atomic uint32_t *w);
 void symm_wait_init(void);
 /* Where a pointer into this process's windows points: (PE, symmetric offset); offsets in the
  * data segment carry SYMM_DATA_OFF. pe -1 when it is in neither. */

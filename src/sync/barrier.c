@@ -180,10 +180,15 @@ static void spanning(symm_team_t *t, uint32_t epoch)
         symm_wait_reach(&mine->bar[k].v, epoch);
     }
     atomic_store_explicit(&lead->release.v, epoch, memory_order_seq_cst);
+    symm_team_wake_node(t, &lead->release.v);
+}
+
+void symm_team_wake_node(symm_team_t *t, _Atomic uint32_t *w)
+{
     for (int i = 0; i < t->size; i++) {
         int pe = symm_team_pe(t, i);
         if (i != t->me && symm_g.reach[pe] == SYMM_REACH_WINDOW)
-            symm_wake(pe, &lead->release.v, sizeof(uint32_t));
+            symm_wake(pe, w, sizeof(*w));
     }
 }
 
