@@ -39,7 +39,7 @@
 #define IF_BITWISE_01(...) __VA_ARGS__
 #define OPS_OF_ROW(M, NAME, T, BITRED, TOBIT, MINMAX, SUMPROD)                                   \
     IF_BITWISE_##BITRED##TOBIT(SYMM_OPS_BITWISE(M, NAME, T))                                    \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(M, NAME, T)) SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(M, NAME, T))
+    SYMM_OPS_ARITH(M, NAME, T, MINMAX, SUMPROD)
 #define ROW(M, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, TOALL, \
             TOBIT, OLD, DEV)                                                                    \
     OPS_OF_ROW(M, NAME, T, BITRED, TOBIT, MINMAX, SUMPROD)

@@ -222,9 +222,7 @@ static int reduce(shmem_team_t team, const char *call, void *dest, const void *s
     }
 #define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
                    SCAN, TOALL, TOBIT, OLD, DEV)                                                \
-    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(REDUCE_SHELL, NAME, T))                                   \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_SHELL, NAME, T))                                    \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_SHELL, NAME, T)) SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
+    SYMM_OPS_OF(REDUCE_SHELL, NAME, T, BITRED, MINMAX, SUMPROD) SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
 SYMM_TYPE_TABLE(REDUCE_ROW, _)
 /* NVSHMEM's half and bfloat16 (nvshmem.h declares them with CUDA's types): 16-bit words. */
 #define REDUCE_SHELL16(NAME, T, OP)                                                              \
@@ -236,6 +234,5 @@ SYMM_TYPE_TABLE(REDUCE_ROW, _)
     }
 #define REDUCE_ROW16(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
                      SCAN, TOALL, TOBIT, OLD, DEV)                                              \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_SHELL16, NAME, T))                                  \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_SHELL16, NAME, T))
+    SYMM_OPS_ARITH(REDUCE_SHELL16, NAME, T, MINMAX, SUMPROD)
 SYMM_TYPE_TABLE_NV(REDUCE_ROW16, _)

@@ -61,14 +61,11 @@ static int reducescatter(shmem_team_t team, const char *call, void *dest, const 
     }
 #define RSCATTER_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
                      SCAN, TOALL, TOBIT, OLD, DEV)                                              \
-    SYMM_IF_##BITRED(SYMM_OPS_BITWISE(RSCATTER_SHELL, NAME, T))                                 \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(RSCATTER_SHELL, NAME, T))                                  \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RSCATTER_SHELL, NAME, T))
+    SYMM_OPS_OF(RSCATTER_SHELL, NAME, T, BITRED, MINMAX, SUMPROD)
 SYMM_TYPE_TABLE(RSCATTER_ROW, _)
 /* NVSHMEM's half and bfloat16: 16-bit words. */
 #define RSCATTER_SHELL16(NAME, T, OP) RSCATTER_SHELL(NAME, uint16_t, OP)
 #define RSCATTER_ROW16(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, \
                        SCAN, TOALL, TOBIT, OLD, DEV)                                            \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(RSCATTER_SHELL16, NAME, T))                                \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RSCATTER_SHELL16, NAME, T))
+    SYMM_OPS_ARITH(RSCATTER_SHELL16, NAME, T, MINMAX, SUMPROD)
 SYMM_TYPE_TABLE_NV(RSCATTER_ROW16, _)

@@ -340,16 +340,13 @@ static int rscatter(const char *call, shmem_team_t team, void *dest, const void 
     }
 #define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, \
                    TOALL, TOBIT, OLD, DEV)                                                      \
-    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(REDUCE_ON_STREAM, NAME, T))                 \
-                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_ON_STREAM, NAME, T))                  \
-                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_ON_STREAM, NAME, T)))
+    SYMM_IF_##DEV(SYMM_OPS_OF(REDUCE_ON_STREAM, NAME, T, BITRED, MINMAX, SUMPROD))
 SYMM_TYPE_TABLE(REDUCE_ROW, _)
 /* NVSHMEM's half and bfloat16 (nvshmem.h declares them with CUDA's types): 16-bit words. */
 #define REDUCE_ON_STREAM16(NAME, T, OP) REDUCE_ON_STREAM(NAME, uint16_t, OP)
 #define REDUCE_ROW16(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
                      SCAN, TOALL, TOBIT, OLD, DEV)                                              \
-    SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(REDUCE_ON_STREAM16, NAME, T))                              \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(REDUCE_ON_STREAM16, NAME, T))
+    SYMM_OPS_ARITH(REDUCE_ON_STREAM16, NAME, T, MINMAX, SUMPROD)
 SYMM_TYPE_TABLE_NV(REDUCE_ROW16, _)
 
 /* ---- Host collectives on device-heap buffers ------------------------------------------------ */

@@ -65,9 +65,7 @@ SYMM_DEV_OP(SYMM_DEV_OP_maxloc, b.x > a.x || (b.x == a.x && b.y < a.y) ? b : a)
 
 /* X(NAME, T, OP) once per reduction operator of a type table row with device forms. */
 #define SYMM_DEV_ROW_OPS(X, NAME, T, BITRED, MINMAX, SUMPROD, DEV)                               \
-    SYMM_IF_##DEV(SYMM_IF_##BITRED(SYMM_OPS_BITWISE(X, NAME, T))                                \
-                  SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(X, NAME, T))                                 \
-                  SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(X, NAME, T)))
+    SYMM_IF_##DEV(SYMM_OPS_OF(X, NAME, T, BITRED, MINMAX, SUMPROD))
 
 template <int OP, typename T> SYMM_DEV T symm_dev_combine(T a, T b)
 {
