@@ -45,8 +45,8 @@
  * device API has them (symm/device.cuh).
  *
  * Not (yet) there: multicast (nvshmemx_mc_ptr answers NULL, as NVSHMEM does where multicast is
- * off), teams made from a team unique id (nvshmemx_team_init), external buffers made symmetric
- * (nvshmemx_buffer_register_symmetric): a compile error where a program names them.
+ * off), teams made from a team unique id (nvshmemx_team_init): a compile error where a program
+ * names them.
  */
 #ifndef SYMM_NVSHMEM_H
 #define SYMM_NVSHMEM_H

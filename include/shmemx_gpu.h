@@ -82,6 +82,17 @@ int shmemx_buffer_register(void *addr, size_t length);
 int shmemx_buffer_unregister(void *addr);
 void shmemx_buffer_unregister_all(void);
 
+/* A buffer of this PE's GPU made symmetric: collective, every PE passes its own buffer of the
+ * same size, allocated with cuMemCreate (asked for CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+ * mapped with cuMemMap, and passed at the start of its allocation. Returns the address of the
+ * buffer in the device heap's window (the same memory as buf_ptr, and a symmetric address as
+ * a device heap block's is), or NULL on every PE when one PE has no room left for it
+ * (SYMM_DEVICE_REGISTER_SIZE). flags: none is defined. unregister_symmetric (collective)
+ * takes the address register_symmetric returned and returns 0; the program frees its buffer
+ * after. Not in a build without CUDA. */
+void *shmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+int shmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
+
 /* ---- Kernels loaded through the driver ----------------------------------------------------------
  * A module (cuModuleLoad of a cubin or fatbin built from a file that includes symm/device.cuh or
  * nvshmem.h, without -rdc) or a library (cuLibraryLoad) has its own copy of the device state,

@@ -138,3 +138,57 @@ SYMM_EXPORT void *shmemx_realloc_device(void *ptr, size_t size)
     shmemx_free_device(ptr);
     return p;
 }
+
+/* The registered part is placed as the heap is, so the buffer's offset is the same on every
+ * PE; the agreement also checks that every PE passed the same size. */
+SYMM_EXPORT void *shmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags)
+{
+    const char *call = "shmemx_buffer_register_symmetric";
+    size_t off = 0, len;
+    int64_t result;
+    int short_pe;
+
+    (void)flags; /* none is defined */
+    symm_check_init(call);
+    symm_gpu_start(call);
+    symm_cuda_bind(call);
+    if (size == 0 || buf_ptr == NULL)
+        symm_fatal("%s(buf_ptr=%p, size=%zu): %s", call, buf_ptr, size,
+                   size == 0 ? "the size is 0" : "the buffer is NULL");
+    symm_devheap_register_check(call, buf_ptr, size);
+    len = symm_round_up(size, symm_devheap_g.gran);
+    result = symm_alloc_get(&symm_devheap_g.reg, len, symm_devheap_g.gran, &off) == SYMM_OK
+                 ? (int64_t)off
+                 : -1;
+    short_pe = symm_heap_agree(call, size, 0, result);
+    if (short_pe >= 0) {
+        if (result >= 0)
+            symm_alloc_put(&symm_devheap_g.reg, off);
+        if (short_pe == symm_g.my_pe)
+            symm_warn("%s(size=%zu): SYMM_DEVICE_REGISTER_SIZE is %zu bytes, %zu in use: the call "
+                      "returns NULL on every PE", call, size, symm_devheap_g.reg_size,
+                      symm_devheap_g.reg.in_use);
+        return NULL;
+    }
+    symm_devheap_register(call, buf_ptr, len, off);
+    symm_barrier_world();
+    return symm_cuda_g.base + off;
+}
+
+SYMM_EXPORT int shmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size)
+{
+    const char *call = "shmemx_buffer_unregister_symmetric";
+    uintptr_t off = (uintptr_t)mmap_ptr - (uintptr_t)symm_cuda_g.base;
+
+    symm_check_init(call);
+    if (!symm_cuda_g.started || symm_alloc_size_of(&symm_devheap_g.reg, off) == 0)
+        symm_fatal("%s(mmap_ptr=%p, size=%zu): not an address that "
+                   "shmemx_buffer_register_symmetric returned", call, mmap_ptr, size);
+    symm_cuda_bind(call);
+    SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
+    symm_barrier_world();
+    if (symm_devheap_unregister(call, off) != SYMM_OK)
+        symm_fatal("%s(mmap_ptr=%p): not registered", call, mmap_ptr);
+    symm_alloc_put(&symm_devheap_g.reg, off);
+    return 0;
+}

@@ -14,6 +14,11 @@
  * allocation's agreement barrier (a PE whose GPU is short of memory makes the call fail on
  * every PE) and shared after it. Chunks grow the heap by at least a quarter of its backed size,
  * which keeps their number logarithmic, and are not given back before finalize.
+ *
+ * Above the heap each slot has room (SYMM_DEVICE_REGISTER_SIZE) for buffers the program
+ * allocated itself and registers as symmetric: each is mapped there, at the same offset in
+ * every PE's slot, from its own allocation handle, so the program's address of the buffer and
+ * the slot's address reach the same memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,11 @@ typedef struct chunk {
 
 static chunk_t *chunks;
 static size_t nchunks, chunks_cap;
+
+/* The registered buffers: their ranges (which symm_cuda_g.reg shows) and handles. */
+static symm_cuda_range_t *regs;
+static CUmemGenericAllocationHandle *reg_handles;
+static size_t nregs, regs_cap;
 
 /* ---- Chunks ---------------------------------------------------------------------------------- */
 static void set_access(const char *call, char *at, size_t len)
@@ -124,6 +134,77 @@ void symm_devheap_check(const char *call, const char *what, const void *addr, si
                    (void *)symm_cuda_g.base, (void *)(symm_cuda_g.base + symm_cuda_g.backed));
 }
 
+/* ---- Buffers registered as symmetric ---------------------------------------------------------- */
+void symm_devheap_register_check(const char *call, void *buf, size_t len)
+{
+    CUdeviceptr start = 0;
+    size_t size = 0;
+    CUmemGenericAllocationHandle h;
+    CUmemAllocationProp prop = {0};
+
+    if (symm_cu.cuMemGetAddressRange(&start, &size, (CUdeviceptr)buf) != CUDA_SUCCESS ||
+        symm_cu.cuMemRetainAllocationHandle(&h, buf) != CUDA_SUCCESS)
+        symm_fatal("%s(buf_ptr=%p, size=%zu): not memory mapped with cuMemCreate and cuMemMap "
+                   "on this PE's GPU", call, buf, len);
+    SYMM_CU_CHECK(call, symm_cu.cuMemGetAllocationPropertiesFromHandle(&prop, h));
+    SYMM_CU_CHECK(call, symm_cu.cuMemRelease(h));
+    if ((void *)start != buf)
+        symm_fatal("%s(buf_ptr=%p, size=%zu): not the start of its allocation (%p)", call, buf,
+                   len, (void *)start);
+    if (symm_round_up(len, symm_devheap_g.gran) > size)
+        symm_fatal("%s(buf_ptr=%p, size=%zu): the allocation has %zu bytes, %zu are mapped (the "
+                   "size rounded up to the granularity, %zu bytes)", call, buf, len, size,
+                   symm_round_up(len, symm_devheap_g.gran), symm_devheap_g.gran);
+    if (prop.location.type != CU_MEM_LOCATION_TYPE_DEVICE || prop.location.id != symm_cuda_g.dev)
+        symm_fatal("%s(buf_ptr=%p, size=%zu): the memory is not on this PE's GPU (%d)", call, buf,
+                   len, symm_cuda_g.ordinal);
+    if (!(prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+        symm_fatal("%s(buf_ptr=%p, size=%zu): the allocation cannot be shared with the other "
+                   "PEs: cuMemCreate was not asked for CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR",
+                   call, buf, len);
+}
+
+void symm_devheap_register(const char *call, void *buf, size_t len, size_t off)
+{
+    CUmemGenericAllocationHandle h;
+
+    len = symm_round_up(len, symm_devheap_g.gran);
+    if (nregs == regs_cap) {
+        size_t cap = regs_cap ? 2 * regs_cap : 8;
+        symm_cuda_range_t *r = realloc(regs, cap * sizeof(*r));
+        CUmemGenericAllocationHandle *hs = r ? realloc(reg_handles, cap * sizeof(*hs)) : NULL;
+        if (r)
+            regs = r;
+        if (!hs)
+            symm_fatal("%s: out of host memory", call);
+        reg_handles = hs;
+        regs_cap = cap;
+    }
+    SYMM_CU_CHECK(call, symm_cu.cuMemRetainAllocationHandle(&h, buf));
+    SYMM_CU_CHECK(call, symm_cu.cuMemMap((CUdeviceptr)(symm_cuda_g.base + off), len, 0, h, 0));
+    set_access(call, symm_cuda_g.base + off, len);
+    symm_cuda_share(call, h, off, len);
+    regs[nregs] = (symm_cuda_range_t){.off = off, .len = len};
+    reg_handles[nregs++] = h;
+    symm_cuda_g.reg = regs;
+    symm_cuda_g.nreg = nregs;
+}
+
+symm_status_t symm_devheap_unregister(const char *call, size_t off)
+{
+    for (size_t i = 0; i < nregs; i++) {
+        if (regs[i].off != off)
+            continue;
+        symm_cuda_unmap(call, off, regs[i].len);
+        SYMM_CU_CHECK(call, symm_cu.cuMemRelease(reg_handles[i]));
+        regs[i] = regs[--nregs];
+        reg_handles[i] = reg_handles[nregs];
+        symm_cuda_g.nreg = nregs;
+        return SYMM_OK;
+    }
+    return SYMM_ERR_INVALID;
+}
+
 /* ---- Teams on the device -------------------------------------------------------------------
  * The teams this PE belongs to, besides the world and shared teams: the host's copy of the
  * table in the internal part (symm_dev_team_t), written to the device whenever it changes.
@@ -196,18 +277,21 @@ void symm_gpu_team_remove(const symm_team_t *t)
 }
 
 /* ---- Start and end ------------------------------------------------------------------------- */
-/* Every PE must reserve the same heap size. */
+/* Every PE must reserve the same heap and registration sizes. */
 static void agree_size(const char *call)
 {
-    uint64_t mine = symm_devheap_g.size, *all = malloc(sizeof(uint64_t) * symm_g.n_pes);
+    uint64_t mine[2] = {symm_devheap_g.size, symm_devheap_g.reg_size};
+    uint64_t *all = malloc(sizeof(mine) * symm_g.n_pes);
+    static const char *const names[2] = {"SYMM_DEVICE_HEAP_SIZE", "SYMM_DEVICE_REGISTER_SIZE"};
 
-    if (!all || symm_g.boot->allgather(&mine, sizeof(mine), all) != SYMM_OK)
+    if (!all || symm_g.boot->allgather(mine, sizeof(mine), all) != SYMM_OK)
         symm_fatal("%s: cannot agree on the device heap size with the other PEs", call);
     for (int pe = 0; pe < symm_g.n_pes; pe++)
-        if (all[pe] != mine)
-            symm_fatal("%s: SYMM_DEVICE_HEAP_SIZE differs across PEs: this PE has %llu bytes, "
-                       "pe %d %llu", call, (unsigned long long)mine, pe,
-                       (unsigned long long)all[pe]);
+        for (int i = 0; i < 2; i++)
+            if (all[2 * pe + i] != mine[i])
+                symm_fatal("%s: %s differs across PEs: this PE has %llu bytes, pe %d %llu", call,
+                           names[i], (unsigned long long)mine[i], pe,
+                           (unsigned long long)all[2 * pe + i]);
     free(all);
 }
 
@@ -227,14 +311,16 @@ void symm_devheap_init(const char *call)
                                 ? SYMM_DEV_INTERNAL_SIZE + d->gran
                                 : d->size,
                             d->gran);
+    d->reg_size = symm_round_up(d->reg_size, d->gran);
     agree_size(call);
-    symm_cuda_g.stride = d->size;
+    symm_cuda_g.stride = d->size + d->reg_size;
     SYMM_CU_CHECK(call, symm_cu.cuMemAddressReserve(&win, (size_t)symm_g.n_pes * symm_cuda_g.stride,
                                                     d->gran, 0, 0));
     symm_cuda_g.win = (char *)win;
     symm_cuda_g.base = symm_cuda_g.win + (size_t)symm_g.my_pe * symm_cuda_g.stride;
     if (symm_alloc_init(&d->alloc, SYMM_DEV_INTERNAL_SIZE, d->size - SYMM_DEV_INTERNAL_SIZE) !=
-        SYMM_OK)
+            SYMM_OK ||
+        symm_alloc_init(&d->reg, d->size, d->reg_size) != SYMM_OK)
         symm_fatal("%s: out of host memory", call);
 
     /* The internal part: zero before any peer can see it. */
@@ -251,6 +337,13 @@ void symm_devheap_init(const char *call)
 
 void symm_devheap_fini(const char *call)
 {
+    while (nregs > 0)
+        symm_devheap_unregister(call, regs[nregs - 1].off);
+    free(regs);
+    free(reg_handles);
+    regs = NULL;
+    reg_handles = NULL;
+    regs_cap = 0;
     for (size_t i = nchunks; i-- > 0;) {
         symm_cuda_unmap(call, chunks[i].off, chunks[i].len);
         SYMM_CU_CHECK(call, symm_cu.cuMemRelease(chunks[i].handle));
@@ -258,6 +351,7 @@ void symm_devheap_fini(const char *call)
     SYMM_CU_CHECK(call, symm_cu.cuMemAddressFree((CUdeviceptr)symm_cuda_g.win,
                                                  (size_t)symm_g.n_pes * symm_cuda_g.stride));
     symm_alloc_fini(&symm_devheap_g.alloc);
+    symm_alloc_fini(&symm_devheap_g.reg);
     free(chunks);
     chunks = NULL;
     nchunks = chunks_cap = 0;

@@ -38,7 +38,7 @@ SYMM_EXPORT void shmemx_gpu_fail(const char *call, const char *what)
 }
 
 /* ---- Settings ------------------------------------------------------------------------------
- * SYMM_GPU, SYMM_GPU_DEVICE, SYMM_DEVICE_HEAP_SIZE. */
+ * SYMM_GPU, SYMM_GPU_DEVICE, SYMM_DEVICE_HEAP_SIZE, SYMM_DEVICE_REGISTER_SIZE. */
 static void load_params(const char *call)
 {
     static int loaded;
@@ -55,6 +55,7 @@ static void load_params(const char *call)
         mode = on;
     }
     symm_devheap_g.size = symm_g.params.device_heap_size;
+    symm_devheap_g.reg_size = symm_g.params.device_register_size;
     device_list = symm_g.params.gpu_device;
     if (device_list && !*device_list)
         device_list = NULL;
@@ -259,7 +260,7 @@ void symm_gpu_start(const char *call)
         .win = symm_cuda_g.win,
         .base = symm_cuda_g.base,
         .stride = symm_cuda_g.stride,
-        .size = symm_devheap_g.size,
+        .size = symm_cuda_g.stride,
         .err = (symm_dev_err_t *)err_dev,
         .team_world = SHMEM_TEAM_WORLD,
         .team_shared = SHMEM_TEAM_SHARED,
@@ -369,7 +370,7 @@ void *symm_gpu_ptr(const void *addr, int pe)
 {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_cuda_g.base;
 
-    if (!symm_cuda_g.started || off >= symm_devheap_g.size ||
+    if (!symm_cuda_g.started || off >= symm_cuda_g.stride ||
         (unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)
         return NULL;
     return symm_cuda_xlate(addr, pe);

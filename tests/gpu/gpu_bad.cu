@@ -79,6 +79,8 @@ int main(int argc, char **argv)
         shmem_collectmem(SHMEM_TEAM_WORLD, buf, buf, 8);
     } else if (strcmp(mode, "host_reduce_device_type") == 0) {
         shmem_longdouble_sum_reduce(SHMEM_TEAM_WORLD, (long double *)buf, (long double *)buf, 1);
+    } else if (strcmp(mode, "register_symmetric_bad") == 0) {
+        shmemx_buffer_register_symmetric(local, 4096, 0);
     } else if (strcmp(mode, "free_bad") == 0) {
         shmemx_free_device(local);
     } else if (strcmp(mode, "device_pe") == 0) {

@@ -4,7 +4,7 @@
  * The host and stream side of NVSHMEM 3.4's API, called by its NVSHMEM names: the version and
  * status queries, the team configuration struct, nvshmem_realloc, registered buffers outside
  * the heap (pageable host memory and cudaMalloc memory as local sources and destinations of
- * stream RMA), a module loaded with cuModuleLoad and given its state by nvshmemx_cumodule_init,
+ * stream RMA), buffers the program made with cuMemCreate registered as symmetric, a module loaded with cuModuleLoad and given its state by nvshmemx_cumodule_init,
  * the collective launch's grid-size query, and for every type with device forms the typed
  * calls on a stream: put, get, their _nbi forms, p, g, iput, iget, put with signal (and _nbi),
  * alltoall, broadcast, fcollect, the waits, and every reduce-scatter operator (on the stream
@@ -490,6 +490,111 @@ static void registered(size_t n)
     nvshmem_free(sym);
 }
 
+/* ---- Buffers registered as symmetric ------------------------------------------------------- */
+__global__ void put_block(void *dest, const void *src, size_t n, int pe)
+{
+    nvshmemx_putmem_block(dest, src, n, pe);
+    nvshmem_quiet();
+}
+
+/* A buffer of n bytes made with cuMemCreate, as NVSHMEM's programs make it; *h its handle. */
+static void *vmm_alloc(size_t n, CUmemGenericAllocationHandle *h, size_t *len)
+{
+    CUmemAllocationProp prop = {};
+    CUmemAccessDesc acc = {};
+    CUdeviceptr p;
+    size_t gran = 0;
+
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = shmemx_gpu_device();
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    REQUIRE(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) ==
+                CUDA_SUCCESS, "cuMemGetAllocationGranularity");
+    *len = (n + gran - 1) / gran * gran;
+    REQUIRE(cuMemCreate(h, *len, &prop, 0) == CUDA_SUCCESS, "cuMemCreate(%zu)", *len);
+    REQUIRE(cuMemAddressReserve(&p, *len, 0, 0, 0) == CUDA_SUCCESS, "cuMemAddressReserve");
+    REQUIRE(cuMemMap(p, *len, 0, *h, 0) == CUDA_SUCCESS, "cuMemMap");
+    acc.location = prop.location;
+    acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    REQUIRE(cuMemSetAccess(p, *len, &acc, 1) == CUDA_SUCCESS, "cuMemSetAccess");
+    return (void *)p;
+}
+
+static void vmm_free(void *p, CUmemGenericAllocationHandle h, size_t len)
+{
+    REQUIRE(cuMemUnmap((CUdeviceptr)p, len) == CUDA_SUCCESS &&
+                cuMemAddressFree((CUdeviceptr)p, len) == CUDA_SUCCESS &&
+                cuMemRelease(h) == CUDA_SUCCESS,
+            "freeing a cuMemCreate buffer");
+}
+
+/* Each PE registers a buffer of 2 n ints (not a multiple of the granularity) and a second
+ * one. The first half of the buffer, written through the program's own address, is read by
+ * the left neighbour through the registered address (a stream get); a kernel puts into the
+ * second half of the right neighbour's; both land in the memory of the program's buffer. The
+ * registered address is the same offset on every PE, reachable by nvshmem_ptr, and its room is
+ * given back by unregister. */
+static void registered_symmetric(size_t n)
+{
+    const size_t bytes = 2 * n * sizeof(int) + 12;
+    CUmemGenericAllocationHandle h1, h2;
+    size_t len1, len2;
+    int *buf = (int *)vmm_alloc(bytes, &h1, &len1), *other = (int *)vmm_alloc(4096, &h2, &len2);
+    int *hv = (int *)malloc(2 * n * sizeof(int)), *got = (int *)nvshmem_malloc(n * sizeof(int));
+    long *offs = (long *)nvshmem_malloc(sizeof(long)), *hoffs = (long *)malloc(npes * sizeof(long));
+    char what[96];
+
+    REQUIRE(hv && got && offs && hoffs, "registered_symmetric(%zu): allocation failed", n);
+    for (size_t i = 0; i < n; i++)
+        hv[i] = val<int>(me, i);
+    CUDA_CHECK(cudaMemcpy(buf, hv, n * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(buf + n, 0, n * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    int *reg = (int *)nvshmemx_buffer_register_symmetric(buf, bytes, 0);
+    int *reg2 = (int *)nvshmemx_buffer_register_symmetric(other, 4096, 0);
+    REQUIRE(reg != NULL && reg2 != NULL, "buffer_register_symmetric returned NULL");
+    EXPECT(reg != buf && reg2 != reg, "registered addresses %p, %p for buffers %p, %p", reg, reg2,
+           buf, other);
+    EXPECT(nvshmem_ptr(reg, me) == reg, "nvshmem_ptr(registered, me) %p, expected %p",
+           nvshmem_ptr(reg, me), reg);
+
+    /* The same offset on every PE. */
+    long mine = (long)((char *)reg - (char *)shmemx_device_heap_base(me));
+    CUDA_CHECK(cudaMemcpy(offs, &mine, sizeof(mine), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    for (int pe = 0; pe < npes; pe++) {
+        nvshmem_getmem(&hoffs[pe], offs, sizeof(long), pe);
+        EXPECT(hoffs[pe] == mine, "registered offset on pe %d: %ld, here %ld", pe, hoffs[pe],
+               mine);
+    }
+
+    /* Read the right neighbour's first half; put into its second half from a kernel. */
+    nvshmemx_getmem_on_stream(got, reg, n * sizeof(int), right, st);
+    put_block<<<1, 256, 0, st>>>(reg + n, reg, n * sizeof(int), right);
+    sync_all();
+    fetch(hv, got, n);
+    snprintf(what, sizeof(what), "get from a registered buffer, %zu ints", n);
+    CHECK_RUN(what, hv, n, val<int>(right, i));
+    fetch(hv, buf + n, n);
+    snprintf(what, sizeof(what), "put into a registered buffer, %zu ints", n);
+    CHECK_RUN(what, hv, n, val<int>(left, i));
+
+    EXPECT(nvshmemx_buffer_unregister_symmetric(reg, bytes) == 0, "buffer_unregister_symmetric");
+    int *again = (int *)nvshmemx_buffer_register_symmetric(buf, bytes, 0);
+    EXPECT(again == reg, "registering again: %p, the room given back was at %p", again, reg);
+    EXPECT(nvshmemx_buffer_unregister_symmetric(again, bytes) == 0 &&
+               nvshmemx_buffer_unregister_symmetric(reg2, 4096) == 0,
+           "buffer_unregister_symmetric");
+    vmm_free(buf, h1, len1);
+    vmm_free(other, h2, len2);
+    free(hoffs);
+    free(hv);
+    nvshmem_free(offs);
+    nvshmem_free(got);
+}
+
 /* ---- realloc, teams, versions, the module ------------------------------------------------- */
 static void heap_and_teams(void)
 {
@@ -592,6 +697,8 @@ int main(int argc, char **argv)
     sized();
     registered(1000);
     registered(1 << 20);
+    registered_symmetric(1000);
+    registered_symmetric(600000);
     heap_and_teams();
     module(argv[1]);
 

@@ -117,6 +117,7 @@ bad_cases=(
     "stream_addr|${F}shmemx_putmem_on_stream\(dest=0x[0-9a-f]+, bytes=8\): .* is not in the device heap|"
     "host_coll_device|${F}shmem_collectmem\(dest=0x[0-9a-f]+, source=0x[0-9a-f]+\): a buffer in the device heap|"
     "host_reduce_device_type|${F}shmem_longdouble_sum_reduce\(dest=0x[0-9a-f]+, source=0x[0-9a-f]+\): this type has no reduction on the GPU|"
+    "register_symmetric_bad|${F}shmemx_buffer_register_symmetric\(buf_ptr=0x[0-9a-f]+, size=4096\): not memory mapped with cuMemCreate|"
     "free_bad|${F}shmemx_free_device\(ptr=0x[0-9a-f]+\): not a block returned by a device heap allocation|"
     "device_pe|${F}shmem_int_p\(addr=0x[0-9a-f]+, pe=$np\) in a kernel: pe $np is out of range \(the job has $np PEs|"
     "device_addr|${F}shmem_int_p\(addr=0x[0-9a-f]+, bytes=4, pe=0\) in a kernel: .* is not in the device heap|"

@@ -61,7 +61,8 @@ typedef struct symm_dev_state {
     char *win;                /* device window: slot of PE 0 */
     char *base;               /* this PE's slot */
     unsigned long long stride; /* bytes between slots */
-    unsigned long long size;  /* bytes of a device heap, internal part included */
+    unsigned long long size;  /* bytes of a slot that symmetric addresses name: the device */
+                              /* heap (internal part included) and the registered buffers */
     symm_dev_err_t *err;      /* host-mapped error record */
     void *team_world;         /* the host's SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED handles */
     void *team_shared;

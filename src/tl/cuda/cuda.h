@@ -47,6 +47,12 @@ typedef struct symm_cuda_env {
     __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
 } symm_cuda_env_t;
 
+/* A range of a slot, as offsets. */
+typedef struct symm_cuda_range {
+    size_t off;
+    size_t len;
+} symm_cuda_range_t;
+
 typedef struct symm_cuda {
     int started;               /* the device heap is up (the core's start sets it) */
     int ordinal;               /* CUDA device index, -1 before start */
@@ -58,9 +64,11 @@ typedef struct symm_cuda {
     int sms;
 
     char *win;                 /* device window: slot of PE 0 */
-    size_t stride;             /* bytes of a slot: the device heap's size */
+    size_t stride;             /* bytes of a slot: the device heap, then registered buffers */
     char *base;                /* this PE's slot */
     size_t backed;             /* bytes of this PE's heap backed by chunks */
+    const symm_cuda_range_t *reg; /* registered buffers' [off, off + len) of the slot */
+    size_t nreg;
 
     symm_dev_err_t *err;       /* host view of the device error record */
     symm_cuda_env_t env;
@@ -114,13 +122,21 @@ symm_status_t symm_cuda_copy(void *dest, const void *src, size_t n, int pe, int 
 /* Completes every copy queued; cheap when none is. */
 void symm_cuda_quiet(void);
 
-/* This PE's address for [addr, addr + n) when it lies in the backed device heap, else NULL. */
+/* This PE's address for [addr, addr + n) when it lies in the backed device heap or in one
+ * buffer registered as symmetric, else NULL. */
 static inline char *symm_cuda_local(const void *addr, size_t n)
 {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)symm_cuda_g.base;
 
-    if (symm_cuda_g.started && off < symm_cuda_g.backed && n <= symm_cuda_g.backed - off)
+    if (!symm_cuda_g.started)
+        return NULL;
+    if (off < symm_cuda_g.backed && n <= symm_cuda_g.backed - off)
         return (char *)addr;
+    for (size_t i = 0; i < symm_cuda_g.nreg; i++) {
+        const symm_cuda_range_t *r = &symm_cuda_g.reg[i];
+        if (off - r->off < r->len && n <= r->len - (off - r->off))
+            return (char *)addr;
+    }
     return NULL;
 }
 

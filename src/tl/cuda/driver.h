@@ -40,6 +40,9 @@
     X(cuMemExportToShareableHandle)                                                             \
     X(cuMemImportFromShareableHandle)                                                           \
     X(cuMemGetInfo)                                                                             \
+    X(cuMemGetAddressRange)                                                                     \
+    X(cuMemRetainAllocationHandle)                                                              \
+    X(cuMemGetAllocationPropertiesFromHandle)                                                   \
     X(cuMemcpyAsync)                                                                            \
     X(cuMemcpyHtoD)                                                                             \
     X(cuMemsetD8Async)                                                                          \

@@ -176,9 +176,9 @@ static void request(int pe, msg_t *m, const void *data, size_t len)
  */
 static char *local(const msg_t *m, uint64_t off, uint64_t len)
 {
-    if (off > symm_cuda_g.backed || len > symm_cuda_g.backed - off)
+    if (off > symm_cuda_g.stride || !symm_cuda_local(symm_cuda_g.base + off, len))
         P.env.fatal("%s: pe %d reaches [%#llx, %#llx) of this PE's device heap, which has %zu "
-                    "bytes",
+                    "bytes and no buffer registered there",
                     CALL, m->src, (unsigned long long)off, (unsigned long long)(off + len),
                     symm_cuda_g.backed);
     return symm_cuda_g.base + off;
@@ -367,7 +367,7 @@ static uint64_t offset(const symm_px_req_t *q, unsigned long long addr, uint64_t
 {
     uint64_t off = addr - (uintptr_t)symm_cuda_g.base;
 
-    if (off > symm_cuda_g.backed || len > symm_cuda_g.backed - off)
+    if (off > symm_cuda_g.stride || !symm_cuda_local((const char *)(uintptr_t)addr, len))
         P.env.fatal("%s: a kernel's request for pe %d names [%#llx, %#llx), outside this PE's "
                     "device heap",
                     CALL, q->pe, addr, addr + len);
