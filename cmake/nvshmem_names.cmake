@@ -9,7 +9,8 @@
 # api_headers_fresh).
 # Run as: cmake -DCC=<C compiler> -DSRC=<source dir> -DBIN=<scratch dir> -DOUT=<file> -P this
 set(skip shmem_malloc shmem_calloc shmem_align shmem_free shmem_realloc shmem_barrier
-    shmem_team_config_t shmem_team_get_config shmem_team_split_strided shmem_team_split_2d)
+    shmem_team_config_t shmem_team_get_config shmem_team_split_strided shmem_team_split_2d
+    shmemx_team_init)
 set(inc -I${SRC}/include)
 file(WRITE ${BIN}/nvshmem_names_host.c
      "#include <shmem.h>\n#include <shmemx.h>\n#include <shmemx_gpu.h>\n")

@@ -44,9 +44,9 @@
  * nvshmemx_int64_sum_reduce_warp, nvshmemx_int_sum_reducescatter_block, ...), as symm's
  * device API has them (symm/device.cuh).
  *
- * Not (yet) there: multicast (nvshmemx_mc_ptr answers NULL, as NVSHMEM does where multicast is
- * off), teams made from a team unique id (nvshmemx_team_init): a compile error where a program
- * names them.
+ * Not there: multicast (nvshmemx_mc_ptr answers NULL, as NVSHMEM does where multicast is off).
+ * Teams made from a team unique id (nvshmemx_team_init) are arithmetic progressions of PEs, as
+ * every symm team is: members that are not end the job with a message naming them.
  */
 #ifndef SYMM_NVSHMEM_H
 #define SYMM_NVSHMEM_H
@@ -221,8 +221,8 @@ SYMM_NV_FN void nvshmemx_vendor_get_version_info(int *major, int *minor, int *pa
 
 /* ---- Teams ------------------------------------------------------------------------------------
  * NVSHMEM's team configuration (version 2, 64 bytes; version 1 has no unique id). A split
- * takes num_contexts where the mask has NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS; team unique ids
- * (NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID) belong to nvshmemx_team_init, which symm does not have. */
+ * takes num_contexts where the mask has NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS; nvshmemx_team_init
+ * takes the team's unique id from it (shmemx_team_init). */
 typedef uint64_t nvshmemx_team_uniqueid_t;
 typedef shmem_team_t nvshmemx_team_t;
 typedef struct {
@@ -283,6 +283,15 @@ static inline int nvshmem_team_split_strided(shmem_team_t parent_team, int PE_st
 
     return shmem_team_split_strided(parent_team, PE_start, PE_stride, PE_size, &c,
                                     config_mask & SHMEM_TEAM_NUM_CONTEXTS, new_team);
+}
+
+static inline int nvshmemx_team_init(shmem_team_t *team, nvshmem_team_config_t *config,
+                                     long config_mask, int npes, int pe_idx_in_team)
+{
+    shmem_team_config_t c = symm_nv_team_config(config, config_mask);
+
+    return shmemx_team_init(config ? config->uniqueid : NVSHMEM_TEAM_UNIQUID_INITIALIZER, npes,
+                            pe_idx_in_team, &c, config_mask & SHMEM_TEAM_NUM_CONTEXTS, team);
 }
 
 static inline int nvshmem_team_split_2d(shmem_team_t parent_team, int xrange,

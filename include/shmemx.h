@@ -79,6 +79,18 @@ int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
  * shmem_finalize, else 0. Any thread, at any time. */
 void shmemx_query_initialized(int *initialized);
 
+/* Teams whose members know only an id, not a parent team (NVSHMEM's nvshmemx_team_init).
+ * shmemx_team_get_uniqueid makes an id (any PE, not collective; the program passes it to the
+ * members, e.g. over MPI); shmemx_team_init is collective over the npes members, each passing
+ * the id and its index in the team, and sets *new_team (config and config_mask as in a split).
+ * The members must be world PEs start + i * stride (member i), as every symm team is; others
+ * end the job with a message. Returns 0, or -1 (and SHMEM_TEAM_INVALID on every member) when
+ * no team slot is free on some member. */
+int shmemx_team_get_uniqueid(uint64_t *uniqueid);
+int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,
+                     const shmem_team_config_t *config, long config_mask,
+                     shmem_team_t *new_team);
+
 /* Reduce-scatter, as NVSHMEM's reducescatter: source holds one block of nreduce elements per
  * PE of team; dest (nreduce elements) on team PE i gets block i of every member's source
  * reduced by the operator, combined in team order. Collective over team; source symmetric,

@@ -3054,6 +3054,7 @@
 #define nvshmemx_sync_all_block shmemx_sync_all_block
 #define nvshmemx_sync_all_on_stream shmemx_sync_all_on_stream
 #define nvshmemx_sync_all_warp shmemx_sync_all_warp
+#define nvshmemx_team_get_uniqueid shmemx_team_get_uniqueid
 #define nvshmemx_team_sync shmemx_team_sync
 #define nvshmemx_team_sync_block shmemx_team_sync_block
 #define nvshmemx_team_sync_on_stream shmemx_team_sync_on_stream

@@ -12,12 +12,15 @@
  * are never freed: a destroyed team is marked, so that its use is reported. The team object
  * itself, and the predefined teams, are the core's (core/team.c).
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "coll/coll.h"
 #include "core/gpu.h"
 #include "core/state.h"
+#include "tl/tl.h"
 
 /* A team handle for queries: NULL for SHMEM_TEAM_INVALID, fatal for a destroyed one. */
 static symm_team_t *team_query(shmem_team_t team, const char *call)
@@ -175,6 +178,133 @@ SYMM_EXPORT int shmem_team_split_strided(shmem_team_t parent_team, int start, in
     /* No member may signal into a slot before every member has raised its own. */
     symm_team_barrier(p);
     return 0;
+}
+
+/* ---- Teams from a unique id ------------------------------------------------------------------
+ * An id names the PE that made it and that PE's count of ids; the maker keeps a meeting record
+ * for it in its internal part (one of SYMM_TEAM_UIDS, by the count), reset when the id is made,
+ * before any member can know it. The members meet there knowing only the id, their number and
+ * their indices: members 0 and 1 write their world PEs (which fix the team's progression), each
+ * publishes in its own internal part the slots it has free and its highest epoch, and counts
+ * itself in. Once all are in, each reads every member's offer, so all pick the same slot and
+ * starting epoch; each makes the team, raises its slot, and counts itself in again; none
+ * returns (and may signal into the slot) before all have. The record's words are reached
+ * through the window or the network, as any PE's internal part is. */
+#define UID_PE(u) ((int)((u) >> 32) - 1)
+
+SYMM_EXPORT int shmemx_team_get_uniqueid(uint64_t *uniqueid)
+{
+    const char *call = "shmemx_team_get_uniqueid";
+    uint32_t count;
+    struct symm_uid_rec *r;
+
+    symm_check_init(call);
+    if (!uniqueid)
+        symm_fatal("%s(uniqueid=NULL): no place for the id", call);
+    count = ++symm_g.team_uids;
+    if (count == 0)
+        count = ++symm_g.team_uids;
+    r = &symm_internal(symm_g.my_pe)->team_uid[count % SYMM_TEAM_UIDS];
+    *uniqueid = (uint64_t)(symm_g.my_pe + 1) << 32 | count;
+    atomic_store(&r->pe0, -1);
+    atomic_store(&r->pe1, -1);
+    atomic_store(&r->arrived, 0);
+    atomic_store(&r->ready, 0);
+    atomic_store(&r->uid, *uniqueid);
+    return 0;
+}
+
+/* Waits until the word w of the record on pe reaches want; fatal when the record was given to
+ * a later id meanwhile. */
+static void uid_wait(const char *call, uint64_t uid, struct symm_uid_rec *r, _Atomic uint32_t *w,
+                     uint32_t want, int pe)
+{
+    for (unsigned spins = 0;; spins++) {
+        if ((uint32_t)symm_peer_amo(SYMM_AMO_FETCH, w, sizeof(*w), 0, pe, 1) >= want)
+            break;
+        if (spins % 64 == 63 && symm_peer_amo(SYMM_AMO_FETCH, &r->uid, 8, 0, pe, 1) != uid)
+            symm_fatal("%s(uniqueid=%#llx): pe %d made %d more ids before every member of this "
+                       "one joined", call, (unsigned long long)uid, pe, SYMM_TEAM_UIDS);
+        if (spins < 64)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){.tv_nsec = spins < 1024 ? 2000 : 50000}, NULL);
+    }
+}
+
+SYMM_EXPORT int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,
+                                 const shmem_team_config_t *config, long config_mask,
+                                 shmem_team_t *new_team)
+{
+    const char *call = "shmemx_team_init";
+    const int maker = UID_PE(uniqueid), me = symm_g.my_pe;
+    const uint32_t count = (uint32_t)uniqueid;
+    struct symm_uid_rec *r;
+    symm_internal_t *mine;
+    uint64_t free_all = ~0ull, hwm = 0;
+    int32_t pe0 = me, pe1 = me;
+    int stride = 1, slot = -1;
+
+    symm_check_init(call);
+    if (!new_team)
+        symm_fatal("%s(new_team=NULL): no place for the team", call);
+    *new_team = SHMEM_TEAM_INVALID;
+    if (maker < 0 || maker >= symm_g.n_pes || count == 0)
+        symm_fatal("%s(uniqueid=%#llx): not an id that shmemx_team_get_uniqueid made", call,
+                   (unsigned long long)uniqueid);
+    if (npes < 1 || npes > symm_g.n_pes || pe_idx_in_team < 0 || pe_idx_in_team >= npes)
+        symm_fatal("%s(npes=%d, pe_idx_in_team=%d): the job has %d PEs, the index must be in "
+                   "0..npes-1", call, npes, pe_idx_in_team, symm_g.n_pes);
+    r = &symm_internal(me)->team_uid[count % SYMM_TEAM_UIDS];
+    if (symm_peer_amo(SYMM_AMO_FETCH, &r->uid, 8, 0, maker, 1) != uniqueid)
+        symm_fatal("%s(uniqueid=%#llx): pe %d has no record of this id (made %d or more ids "
+                   "ago)", call, (unsigned long long)uniqueid, maker, SYMM_TEAM_UIDS);
+
+    mine = symm_internal(me);
+    mine->team_offer.uid = uniqueid;
+    mine->team_offer.free = ~symm_g.slots_used;
+    mine->team_offer.hwm = symm_g.epoch_hwm;
+    symm_full_fence();
+    if (pe_idx_in_team < 2)
+        symm_peer_amo(SYMM_AMO_SWAP, pe_idx_in_team ? (void *)&r->pe1 : (void *)&r->pe0, 4,
+                      (uint32_t)me, maker, 1);
+    symm_peer_amo(SYMM_AMO_ADD, &r->arrived, 4, 1, maker, 1);
+    uid_wait(call, uniqueid, r, &r->arrived, npes, maker);
+
+    if (npes > 1) {
+        pe0 = (int32_t)symm_peer_amo(SYMM_AMO_FETCH, &r->pe0, 4, 0, maker, 1);
+        pe1 = (int32_t)symm_peer_amo(SYMM_AMO_FETCH, &r->pe1, 4, 0, maker, 1);
+        stride = pe1 - pe0;
+        if (stride < 1 || pe0 + (long)(npes - 1) * stride >= symm_g.n_pes ||
+            me != pe0 + pe_idx_in_team * stride)
+            symm_fatal("%s(uniqueid=%#llx, npes=%d, pe_idx_in_team=%d): members 0 and 1 are "
+                       "pes %d and %d, so member %d would be pe %ld, but it is pe %d: symm's "
+                       "teams are PEs start + i * stride", call, (unsigned long long)uniqueid,
+                       npes, pe_idx_in_team, pe0, pe1, pe_idx_in_team,
+                       pe0 + (long)pe_idx_in_team * stride, me);
+    }
+    for (int i = 0; i < npes; i++) {
+        __typeof__(mine->team_offer) o;
+        symm_peer_get(&o, &mine->team_offer, sizeof(o), pe0 + i * stride);
+        if (o.uid != uniqueid)
+            symm_fatal("%s(uniqueid=%#llx): pe %d, member %d, is joining another team "
+                       "(%#llx)", call, (unsigned long long)uniqueid, pe0 + i * stride, i,
+                       (unsigned long long)o.uid);
+        free_all &= o.free;
+        if (o.hwm > hwm)
+            hwm = o.hwm;
+    }
+    for (int s = 0; s < SYMM_TEAM_SLOTS && slot < 0; s++)
+        if ((free_all >> s) & 1)
+            slot = s;
+    if (slot < 0)
+        symm_warn("%s: no free team slot (at most %d teams at once)", call, SYMM_TEAM_SLOTS);
+    else
+        *new_team = team_new(pe0, stride, npes, pe_idx_in_team, slot, (uint32_t)hwm + 4, config,
+                             config_mask);
+    symm_peer_amo(SYMM_AMO_ADD, &r->ready, 4, 1, maker, 1);
+    uid_wait(call, uniqueid, r, &r->ready, npes, maker);
+    return slot < 0 ? -1 : 0;
 }
 
 SYMM_EXPORT int shmem_team_split_2d(shmem_team_t parent_team, int xrange,

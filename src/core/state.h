@@ -97,6 +97,8 @@ typedef struct symm_alloc_rec {
 /* Synchronisation state of one team on one PE, at the same offset on every PE. Teams own
  * slots; the world team has slot 0. */
 #define SYMM_TEAM_SLOTS 64
+/* Team unique ids a PE may have made whose members have not all met yet. */
+#define SYMM_TEAM_UIDS 64
 #define SYMM_SCRATCH (64u << 10)
 /* Cells: parts of up to SYMM_CELL_BYTES travel in one cache line with the epoch that publishes
  * them, a ring of SYMM_CELLS per PE (cell[e % SYMM_CELLS] at epoch e). */
@@ -162,6 +164,20 @@ typedef struct symm_internal {
     /* Per-call records of collective allocations, by call parity. */
     symm_alloc_rec_t alloc_rec[2] __attribute__((aligned(SYMM_CACHELINE)));
     symm_slot_t slot[SYMM_TEAM_SLOTS] __attribute__((aligned(4096)));
+    /* Teams made from a unique id (coll/team.c): where the members of each id this PE made
+     * meet, by the id's count, and this PE's offer to the team it is joining. */
+    struct symm_uid_rec {
+        _Atomic uint64_t uid;
+        _Atomic int32_t pe0;    /* the world PEs of the team's members 0 and 1 */
+        _Atomic int32_t pe1;
+        _Atomic uint32_t arrived;
+        _Atomic uint32_t ready;
+    } team_uid[SYMM_TEAM_UIDS] __attribute__((aligned(SYMM_CACHELINE)));
+    struct {
+        uint64_t uid;
+        uint64_t free;          /* team slots free on this PE */
+        uint64_t hwm;           /* its highest epoch */
+    } team_offer __attribute__((aligned(SYMM_CACHELINE)));
 } symm_internal_t;
 _Static_assert(sizeof(symm_internal_t) <= SYMM_INTERNAL_SIZE, "internal part too large");
 
@@ -265,6 +281,7 @@ typedef struct symm_state {
 
     uint64_t slots_used;       /* team slots this PE has in use */
     uint32_t epoch_hwm;        /* highest barrier or collective epoch this PE has used */
+    uint32_t team_uids;        /* team unique ids this PE has made */
     int gpu_queued;            /* host copies to device heaps wait for the next quiet */
     long spin_ns;              /* how long a wait spins before yielding */
     int yields;

@@ -7,7 +7,8 @@
  * wait in a barrier, so the job must be brought down from that PE) and on a destroyed team;
  * a broadcast root out of range; dest overlapping source in fcollect, alltoall and a
  * reduction (partially), and in the scans; and, under SHMEM_DEBUG=1, a count or a root that
- * differs across PEs (PE 1 disagrees). A mode the library lets through ends the program with
+ * differs across PEs (PE 1 disagrees); a team from an id no PE made, and one whose members
+ * are not in increasing order of PEs. A mode the library lets through ends the program with
  * status 0 and says so.
  */
 #include <shmemx.h>
@@ -158,6 +159,28 @@ static void aset_not_member(int me, int n)
     shmem_barrier_all();
 }
 
+/* An id no PE made (the last PE; the others wait). */
+static void uid_bad(int me, int n)
+{
+    shmem_team_t t;
+
+    if (me == n - 1)
+        shmemx_team_init(0x1234ull, n, me, NULL, 0, &t);
+}
+
+/* Members in reverse order: member 0 is the last PE. */
+static void uid_reversed(int me, int n)
+{
+    static uint64_t id;
+    shmem_team_t t;
+
+    if (me == 0)
+        shmemx_team_get_uniqueid(&id);
+    shmem_barrier_all();
+    shmem_uint64_get(&id, &id, 1, 0);
+    shmemx_team_init(id, n, n - 1 - me, NULL, 0, &t);
+}
+
 static const bad_mode_t modes[] = {
     {"invalid_reduce", invalid_reduce},
     {"invalid_bcast", invalid_bcast},
@@ -180,6 +203,8 @@ static const bad_mode_t modes[] = {
     {"debug_root_large", debug_root_large},
     {"debug_op", debug_op},
     {"aset_not_member", aset_not_member},
+    {"uid_bad", uid_bad},
+    {"uid_reversed", uid_reversed},
 };
 
 int main(int argc, char **argv)

@@ -8,10 +8,15 @@
  * divide the parent, do not, are 1 or exceed it, on the world and on a split; bad split
  * arguments and an INVALID parent (non-zero return, SHMEM_TEAM_INVALID); get_config with a
  * config; shmem_team_sync; shmem_team_create_ctx and shmem_ctx_get_team; shmem_team_ptr;
+ * teams from a unique id (shmemx_team_init): all PEs, the odd PEs with an id made by a PE
+ * outside the team, two disjoint teams at once whose ids two PEs made, ids used by turns more
+ * times than a PE keeps records of, and a team of one;
  * with the argument "cycles", 200 split/destroy cycles (slot reuse, with teams alive across
  * cycles) and running out of team slots cleanly; with "ctx-rma", the point-to-point routines
  * on a context made from a team, which take team PE numbers.
  */
+#include <shmemx.h>
+
 #include "cases.h"
 #include "../nodes.h"
 
@@ -394,6 +399,86 @@ static void exhaust(void)
     }
 }
 
+/* ---- Teams from a unique id ---------------------------------------------------------------- */
+static uint64_t uid_sym[2];
+
+/* The id PE maker made, as every PE learns it (the program's own channel; here a broadcast). */
+static uint64_t uid_from(int maker, int which)
+{
+    static uint64_t mine[2];
+
+    if (me == maker)
+        EXPECT(shmemx_team_get_uniqueid(&mine[which]) == 0 && mine[which] != 0,
+               "shmemx_team_get_uniqueid");
+    shmem_barrier_all();
+    uid_sym[which] = shmem_uint64_g(&mine[which], maker);
+    shmem_barrier_all();
+    return uid_sym[which];
+}
+
+static void uid_teams(void)
+{
+    shmem_team_t t = SHMEM_TEAM_INVALID, u = SHMEM_TEAM_INVALID;
+    shmem_team_config_t conf = {.num_contexts = 3}, got = {0};
+    uint64_t id = uid_from(npes - 1, 0);
+
+    EXPECT(shmemx_team_init(id, npes, me, &conf, SHMEM_TEAM_NUM_CONTEXTS, &t) == 0,
+           "shmemx_team_init of every PE failed");
+    check_team(t, "team_init of every PE", 0, 1, npes);
+    EXPECT(shmem_team_get_config(t, SHMEM_TEAM_NUM_CONTEXTS, &got) == 0 && got.num_contexts == 3,
+           "team_init: the config's num_contexts is %d", got.num_contexts);
+    shmem_team_destroy(t);
+
+    /* The odd PEs, with an id made by PE 0, which is not a member. */
+    id = uid_from(0, 0);
+    t = SHMEM_TEAM_INVALID;
+    if (me % 2)
+        EXPECT(shmemx_team_init(id, npes / 2, me / 2, NULL, 0, &t) == 0,
+               "shmemx_team_init of the odd PEs failed");
+    check_team(t, "team_init of the odd PEs", 1, 2, npes / 2);
+    shmem_team_destroy(t);
+    shmem_barrier_all();
+
+    /* Two disjoint teams at once: the first half and the rest, ids by the last PE and PE 0. */
+    uint64_t a = uid_from(npes - 1, 0), b = uid_from(0, 1);
+    int half = (npes + 1) / 2;
+    t = SHMEM_TEAM_INVALID;
+    if (me < half)
+        EXPECT(shmemx_team_init(a, half, me, NULL, 0, &t) == 0, "team_init of the first half");
+    else
+        EXPECT(shmemx_team_init(b, npes - half, me - half, NULL, 0, &t) == 0,
+               "team_init of the second half");
+    check_team(me < half ? t : SHMEM_TEAM_INVALID, "team_init of the first half", 0, 1, half);
+    if (npes > half)
+        check_team(me >= half ? t : SHMEM_TEAM_INVALID, "team_init of the second half", half, 1,
+                   npes - half);
+    shmem_team_destroy(t);
+    t = SHMEM_TEAM_INVALID;
+
+    /* Ids used by turns, more of them than a PE keeps records of; each team lives on while
+     * the next one is made. */
+    for (int c = 0; c < 70; c++) {
+        id = uid_from(c % npes, c % 2);
+        EXPECT(shmemx_team_init(id, npes, me, NULL, 0, &u) == 0 && u != SHMEM_TEAM_INVALID,
+               "team_init #%d failed", c);
+        if (c % 10 == 0)
+            check_team(u, "a team_init by turns", 0, 1, npes);
+        shmem_team_destroy(t);
+        t = u;
+    }
+    shmem_team_destroy(t);
+
+    /* A team of one: this PE alone, with an id it made itself. */
+    EXPECT(shmemx_team_get_uniqueid(&id) == 0, "shmemx_team_get_uniqueid");
+    EXPECT(shmemx_team_init(id, 1, 0, NULL, 0, &t) == 0 && shmem_team_n_pes(t) == 1 &&
+               shmem_team_my_pe(t) == 0 &&
+               shmem_team_translate_pe(t, 0, SHMEM_TEAM_WORLD) == me,
+           "a team_init of one PE");
+    shmem_team_sync(t);
+    shmem_team_destroy(t);
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
     test_start();
@@ -424,5 +509,6 @@ int main(int argc, char **argv)
         shmem_barrier_all();
     }
     contexts();
+    uid_teams();
     return test_finish("coll_teams");
 }

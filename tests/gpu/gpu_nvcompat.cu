@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The host and stream side of NVSHMEM 3.4's API, called by its NVSHMEM names: the version and
- * status queries, the team configuration struct, nvshmem_realloc, registered buffers outside
+ * status queries, the team configuration struct, teams from a unique id, nvshmem_realloc, registered buffers outside
  * the heap (pageable host memory and cudaMalloc memory as local sources and destinations of
  * stream RMA), buffers the program made with cuMemCreate registered as symmetric, a module loaded with cuModuleLoad and given its state by nvshmemx_cumodule_init,
  * the collective launch's grid-size query, and for every type with device forms the typed
@@ -627,6 +627,24 @@ static void heap_and_teams(void)
                got.uniqueid == NVSHMEM_TEAM_UNIQUID_INITIALIZER,
            "team_get_config: num_contexts %d, version %#x", got.num_contexts, got.version);
     nvshmem_team_destroy(team);
+
+    /* A team from a unique id that PE 0 makes and every PE reads from it. */
+    uint64_t *uidbuf = (uint64_t *)nvshmem_malloc(sizeof(uint64_t));
+    nvshmem_team_config_t uc = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+    if (me == 0) {
+        EXPECT(nvshmemx_team_get_uniqueid(&uc.uniqueid) == 0, "team_get_uniqueid");
+        CUDA_CHECK(cudaMemcpy(uidbuf, &uc.uniqueid, sizeof(uint64_t), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    nvshmem_barrier_all();
+    nvshmem_getmem(&uc.uniqueid, uidbuf, sizeof(uint64_t), 0);
+    team = NVSHMEM_TEAM_INVALID;
+    EXPECT(nvshmemx_team_init(&team, &uc, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, npes, me) == 0 &&
+               nvshmem_team_n_pes(team) == npes && nvshmem_team_my_pe(team) == me,
+           "nvshmemx_team_init of every PE");
+    nvshmem_team_sync(team);
+    nvshmem_team_destroy(team);
+    nvshmem_free(uidbuf);
 
     int major = 0, minor = 0, patch = 0;
     nvshmemx_vendor_get_version_info(&major, &minor, &patch);
