@@ -9,7 +9,7 @@
  * calls on a stream: put, get, their _nbi forms, p, g, iput, iget, put with signal (and _nbi),
  * alltoall, broadcast, fcollect, the waits, and every reduce-scatter operator (on the stream
  * and from the host on device memory); half and bfloat16 (RMA, p in a kernel, collectives,
- * reductions); the sized forms and the _nbi mem forms. Every PE
+ * reductions); the sized forms and the _nbi mem forms; the tile collectives. Every PE
  * writes to its right neighbour or reads from it, values name the writer and the index, and
  * every element is checked exactly.
  *   gpu_nvcompat MODULE.cubin
@@ -595,6 +595,198 @@ static void registered_symmetric(size_t n)
     nvshmem_free(got);
 }
 
+/* ---- Tile collectives ------------------------------------------------------------------------
+ * Tiles of TR x TC elements, dimension 0 or 1 contiguous, at every scope, against host
+ * arithmetic: allreduce by sum, max and min with a push and a pull algorithm, a boundary that
+ * leaves elements out, reduce to a root, and allgather into every PE's part of a gathered tile.
+ * Source values are small integers, exact in half and bfloat16. */
+enum { TR = 20, TC = 12 };
+
+static float tval(int pe, int i0, int i1)
+{
+    return (float)((pe * 7 + i0 * 3 + i1 * 5) % 23) - 9.0f;
+}
+
+struct no_coord {};
+
+/* The group of SCOPE (0 thread, 1 warp, 2 warpgroup, 3 block) is the block's first threads. */
+template <int SCOPE> static __device__ bool in_group(void)
+{
+    return SCOPE == 3 || threadIdx.x < (SCOPE == 0 ? 1u : SCOPE == 1 ? 32u : 128u);
+}
+
+#define TILE_SCOPED(SCOPE, CALL)                                                                 \
+    do {                                                                                        \
+        if (SCOPE == 0)                                                                         \
+            CALL();                                                                             \
+        else if (SCOPE == 1)                                                                    \
+            CALL(_warp);                                                                        \
+        else if (SCOPE == 2)                                                                    \
+            CALL(_warpgroup);                                                                   \
+        else                                                                                    \
+            CALL(_block);                                                                       \
+    } while (0)
+
+/* OP 0 sum, 1 max, 2 min; root >= 0: reduce (sum or min) to root. */
+template <int SCOPE, int OP, nvshmemx::tile_coll_algo_t A, typename Tile, typename Coord>
+__global__ void tile_reduce_kernel(shmem_team_t team, Tile src, Tile dst, Coord start,
+                                   Coord bound, int root)
+{
+    if (!in_group<SCOPE>())
+        return;
+#define TILE_REDUCE(SUF)                                                                         \
+    do {                                                                                        \
+        if (root >= 0 && OP == 0)                                                               \
+            nvshmemx::tile_sum_reduce##SUF<Tile, Tile, Coord, A>(team, src, dst, start, bound,   \
+                                                                 root, 0);                      \
+        else if (root >= 0)                                                                     \
+            nvshmemx::tile_min_reduce##SUF<Tile, Tile, Coord, A>(team, src, dst, start, bound,   \
+                                                                 root, 0);                      \
+        else if (OP == 0)                                                                       \
+            nvshmemx::tile_sum_allreduce##SUF<Tile, Tile, Coord, A>(team, src, dst, start,       \
+                                                                    bound, 0);                  \
+        else if (OP == 1)                                                                       \
+            nvshmemx::tile_max_allreduce##SUF<Tile, Tile, Coord, A>(team, src, dst, start,       \
+                                                                    bound, 0, 0);               \
+        else                                                                                    \
+            nvshmemx::tile_min_allreduce##SUF<Tile, Tile, Coord, A>(team, src, dst, start,       \
+                                                                    bound, 0);                  \
+        nvshmemx::tile_collective_wait##SUF<A>(team, 0);                                        \
+    } while (0)
+    TILE_SCOPED(SCOPE, TILE_REDUCE);
+#undef TILE_REDUCE
+}
+
+template <int SCOPE, typename Tile>
+__global__ void tile_gather_kernel(shmem_team_t team, Tile src, Tile dst)
+{
+    const nvshmemx::tile_coll_algo_t A = nvshmemx::NVLS_ONE_SHOT_PUSH_NBI;
+    no_coord none;
+
+    if (!in_group<SCOPE>())
+        return;
+#define TILE_GATHER(SUF)                                                                         \
+    do {                                                                                        \
+        nvshmemx::tile_allgather##SUF<Tile, Tile, no_coord, A>(team, src, dst, none, none, 0);  \
+        nvshmemx::tile_collective_wait##SUF<A>(team, 0);                                        \
+    } while (0)
+    TILE_SCOPED(SCOPE, TILE_GATHER);
+#undef TILE_GATHER
+}
+
+template <int OP, nvshmemx::tile_coll_algo_t A, int SCOPE, typename Tile, typename Coord>
+static void tile_launch(Tile s, Tile d, Coord start, Coord bound, int root)
+{
+    tile_reduce_kernel<SCOPE, OP, A, Tile, Coord>
+        <<<1, SCOPE == 3 ? 256 : 160, 0, st>>>(NVSHMEM_TEAM_WORLD, s, d, start, bound, root);
+}
+
+template <typename T, int SCOPE, bool DIM0> static void tile_case(const char *tname)
+{
+    const size_t n = (size_t)TR * TC;
+    T *src = (T *)nvshmem_malloc(n * sizeof(T)), *dst = (T *)nvshmem_malloc(n * npes * sizeof(T));
+    T *h = (T *)malloc(n * npes * sizeof(T));
+    char what[128];
+    /* Element (i0, i1) of a TR x TC tile with leading dimension ld. */
+    auto at = [](int i0, int i1, int ld) {
+        return DIM0 ? (size_t)i0 + (size_t)i1 * ld : (size_t)i0 * ld + i1;
+    };
+    auto tile_layout = [](int ld) {
+        return nvshmemx::make_layout(nvshmemx::make_shape(ConstInt<TR>{}, (int)TC),
+                                     DIM0 ? nvshmemx::make_stride(1, ld)
+                                          : nvshmemx::make_stride(ld, 1));
+    };
+    const int ld = DIM0 ? TR : TC;
+    typedef nvshmemx::Tensor<T, decltype(tile_layout(0))> Tile;
+    typedef cuda::std::tuple<int, int> Coord;
+
+    REQUIRE(src && dst && h, "tile_case: allocation failed");
+    for (int i0 = 0; i0 < TR; i0++)
+        for (int i1 = 0; i1 < TC; i1++)
+            h[at(i0, i1, ld)] = (T)tval(me, i0, i1);
+    CUDA_CHECK(cudaMemcpy(src, h, n * sizeof(T), cudaMemcpyHostToDevice));
+    for (int op = 0; op < 3; op++)
+        for (int algo = 0; algo < 2; algo++)
+            for (int mode = 0; mode < 3; mode++) { /* whole tile, bounded, reduce to PE 0 */
+                const int root = mode == 2 ? 0 : -1;
+                const Coord start(mode == 1 ? 3 : 0, mode == 1 ? 2 : 0);
+                const Coord bound(mode == 1 ? 15 : TR, mode == 1 ? 9 : TC);
+                const Tile s(src, tile_layout(ld)), d(dst, tile_layout(ld));
+                size_t bad = 0, first = 0;
+
+                if (mode == 2 && op == 1)
+                    continue;
+                for (size_t i = 0; i < n; i++)
+                    h[i] = (T)100.0f;
+                CUDA_CHECK(cudaMemcpy(dst, h, n * sizeof(T), cudaMemcpyHostToDevice));
+                CUDA_CHECK(cudaDeviceSynchronize());
+                nvshmem_barrier_all();
+                if (algo == 0 && op == 0)
+                    tile_launch<0, nvshmemx::NVLS_TWO_SHOT_PUSH_NBI, SCOPE>(s, d, start, bound, root);
+                else if (algo == 0 && op == 1)
+                    tile_launch<1, nvshmemx::NVLS_TWO_SHOT_PUSH_NBI, SCOPE>(s, d, start, bound, root);
+                else if (algo == 0)
+                    tile_launch<2, nvshmemx::NVLS_TWO_SHOT_PUSH_NBI, SCOPE>(s, d, start, bound, root);
+                else if (op == 0)
+                    tile_launch<0, nvshmemx::NVLS_ONE_SHOT_PULL_NBI, SCOPE>(s, d, start, bound, root);
+                else if (op == 1)
+                    tile_launch<1, nvshmemx::NVLS_ONE_SHOT_PULL_NBI, SCOPE>(s, d, start, bound, root);
+                else
+                    tile_launch<2, nvshmemx::NVLS_ONE_SHOT_PULL_NBI, SCOPE>(s, d, start, bound, root);
+                CUDA_CHECK(cudaStreamSynchronize(st));
+                nvshmem_barrier_all();
+                fetch(h, dst, n);
+                for (int i0 = 0; i0 < TR; i0++)
+                    for (int i1 = 0; i1 < TC; i1++) {
+                        const bool in = mode != 1 || (i0 + 3 < 15 && i1 + 2 < 9);
+                        float want = 100.0f;
+                        if (in && (root < 0 || me == root)) {
+                            want = tval(0, i0, i1);
+                            for (int pe = 1; pe < npes; pe++) {
+                                float v = tval(pe, i0, i1);
+                                want = op == 0 ? want + v : op == 1 ? fmaxf(want, v) : fminf(want, v);
+                            }
+                        }
+                        if ((float)h[at(i0, i1, ld)] != want && !bad++)
+                            first = at(i0, i1, ld);
+                    }
+                snprintf(what, sizeof(what), "tile %s %s, scope %d, dim %d contiguous, algo %d, %s",
+                         tname, op == 0 ? "sum" : op == 1 ? "max" : "min", SCOPE, DIM0 ? 0 : 1,
+                         algo, mode == 0 ? "whole" : mode == 1 ? "bounded" : "reduce to 0");
+                EXPECT(bad == 0, "%s: %zu of %zu elements wrong, the first at %zu", what, bad, n,
+                       first);
+            }
+
+    /* allgather into every PE's part of the gathered tile: with dimension 0 contiguous, PE p's
+     * part is rows [p * TR, (p + 1) * TR) of an (npes * TR) x TC tile; else its p-th block of
+     * TR rows of TC. */
+    const int gld = DIM0 ? TR * npes : TC;
+    size_t bad = 0, first = 0;
+    CUDA_CHECK(cudaMemset(dst, 0, n * npes * sizeof(T)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    tile_gather_kernel<SCOPE, Tile><<<1, SCOPE == 3 ? 256 : 160, 0, st>>>(
+        NVSHMEM_TEAM_WORLD, Tile(src, tile_layout(ld)),
+        Tile(dst + (DIM0 ? (size_t)me * TR : (size_t)me * n), tile_layout(gld)));
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    nvshmem_barrier_all();
+    fetch(h, dst, n * npes);
+    for (int pe = 0; pe < npes; pe++)
+        for (int i0 = 0; i0 < TR; i0++)
+            for (int i1 = 0; i1 < TC; i1++) {
+                size_t k = (DIM0 ? (size_t)pe * TR : (size_t)pe * n) + at(i0, i1, gld);
+                if ((float)h[k] != tval(pe, i0, i1) && !bad++)
+                    first = k;
+            }
+    snprintf(what, sizeof(what), "tile %s allgather, scope %d, dim %d contiguous", tname, SCOPE,
+             DIM0 ? 0 : 1);
+    EXPECT(bad == 0, "%s: %zu of %zu elements wrong, the first at %zu", what, bad, n * npes,
+           first);
+    free(h);
+    nvshmem_free(dst);
+    nvshmem_free(src);
+}
+
 /* ---- realloc, teams, versions, the module ------------------------------------------------- */
 static void heap_and_teams(void)
 {
@@ -717,6 +909,11 @@ int main(int argc, char **argv)
     registered(1 << 20);
     registered_symmetric(1000);
     registered_symmetric(600000);
+    tile_case<float, 0, true>("float");
+    tile_case<half, 1, true>("half");
+    tile_case<__nv_bfloat16, 2, false>("bfloat16");
+    tile_case<float, 3, false>("float");
+    tile_case<half, 3, true>("half");
     heap_and_teams();
     module(argv[1]);
 

@@ -56,6 +56,7 @@ typedef struct symm_dev_err {
 #define SYMM_DEV_ERR_ALIGN 4    /* misaligned signal or atomic address */
 #define SYMM_DEV_ERR_TEAM 5     /* not a live team on this PE */
 #define SYMM_DEV_ERR_ARG 6      /* other bad argument (cmp, sig_op, root) */
+#define SYMM_DEV_ERR_FAR 7      /* a PE of another node where only this node's are reached */
 
 typedef struct symm_dev_state {
     char *win;                /* device window: slot of PE 0 */

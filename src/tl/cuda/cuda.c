@@ -51,6 +51,10 @@ const char *symm_cuda_report(char *buf, size_t len)
         snprintf(buf, len, "%s(team=%#llx) in a kernel: not a team of this PE (SHMEM_TEAM_INVALID, "
                  "destroyed, or not a team handle)", e->call, e->addr);
         break;
+    case SYMM_DEV_ERR_FAR:
+        snprintf(buf, len, "%s(addr=%#llx) in a kernel: pe %d is on another node, and this "
+                 "routine reaches the PEs of this node only", e->call, e->addr, e->pe);
+        break;
     default:
         snprintf(buf, len, "%s(addr=%#llx) in a kernel: bad argument %llu", e->call, e->addr,
                  e->bytes);
