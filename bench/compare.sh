@@ -87,7 +87,7 @@ fcollect_4k|2||fcollect of 4 KiB per PE
 fcollect_1m|2|osh<=0.6|fcollect of 1 MiB per PE
 alltoall_8|2|osh<=0.5|alltoall of 8 B per PE (8 B per pair at least)
 alltoall_4k|2||alltoall of 4 KiB per PE (4 KiB / PEs per pair)
-alltoall_1m|2|osh<=0.6|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
+alltoall_1m|2|osh<=0.6 or:floor:copy_1m<=1.05|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
 sum_reduce_8|2|osh<=0.5|sum reduction of 8 B of longs
 sum_reduce_4k|2||sum reduction of 4 KiB of longs
 sum_reduce_1m|2|osh<=0.6|sum reduction of 1 MiB of longs
@@ -100,7 +100,7 @@ fcollect_4k|4||fcollect of 4 KiB per PE
 fcollect_1m|4|osh<=0.6|fcollect of 1 MiB per PE
 alltoall_8|4|osh<=0.5|alltoall of 8 B per PE (8 B per pair at least)
 alltoall_4k|4||alltoall of 4 KiB per PE (4 KiB / PEs per pair)
-alltoall_1m|4|osh<=0.6|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
+alltoall_1m|4|osh<=0.6 or:floor:copy_2m<=1.05|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
 sum_reduce_8|4|osh<=0.5|sum reduction of 8 B of longs
 sum_reduce_4k|4||sum reduction of 4 KiB of longs
 sum_reduce_1m|4|osh<=0.6|sum reduction of 1 MiB of longs

@@ -6,9 +6,9 @@
  * type table). They run on the engine of coll.c; small parts go through cells and scratch
  * buffers, large parts are read from the users' own buffers. A large fcollect part is pushed
  * instead: its owner reads it once, a chunk at a time, and writes each chunk into every
- * member's dest after the member has posted the call. Copies that move more than a core's L2
- * cache holds use streaming stores; those that fit it alternate direction from call to call
- * (core/copy.c). Collectives on device-heap buffers run on the GPU (coll/gpu.h); those without
+ * member's dest after the member has posted the call. Copies that move more than this PE's
+ * share of the cache use streaming stores; those that fit it alternate direction from call to
+ * call (core/copy.c). Collectives on device-heap buffers run on the GPU (coll/gpu.h); those without
  * a GPU form refuse them.
  */
 #include <unistd.h>
@@ -16,25 +16,32 @@
 #include "coll/engine.h"
 
 /* ---- copies of large data ------------------------------------------------------------------
- * A call that reads and writes more than a core's L2 cache holds cannot keep its destination
- * there: every line would be read in for ownership, then written back, on its way out to L3.
- * Streaming (non-temporal) stores write such a destination straight out in full lines,
- * without reading it first; smaller calls copy normally and leave their result in the cache. */
-static size_t l2_bytes(void)
+ * A call whose data does not fit this PE's share of the cache cannot keep its destination
+ * there: every line would be read in for ownership, then written back on its way out. Streaming
+ * (non-temporal) stores write such a destination straight out in full lines, without reading
+ * it first. Calls whose data fits copy normally and leave their result in the cache, where the
+ * next use finds it. The share is the last-level cache divided among the node's PEs (at least
+ * a core's L2): on a machine whose L3 holds what the PEs move, streaming would send every
+ * byte to memory for nothing (2 PEs, alltoall of 1 MiB per PE, 1 MiB L2 and a large L3: 34 us
+ * streamed past the L2, 20 us through the cache). */
+static size_t cache_share(void)
 {
-    static size_t l2;
+    static size_t share;
 
-    if (!l2) {
-        long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        l2 = v > 0 ? (size_t)v : (size_t)1 << 20;
+    if (!share) {
+        long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        size_t s = l3 > 0 ? (size_t)l3 / (size_t)(symm_g.win_n > 0 ? symm_g.win_n : 1) : 0;
+        share = l2 > 0 ? (size_t)l2 : (size_t)1 << 20;
+        if (s > share)
+            share = s;
     }
-    return l2;
+    return share;
 }
 
 /* Whether a call that moves `moved` bytes through this PE's core (read plus written) streams. */
 static int streams(size_t moved)
 {
-    return moved > l2_bytes();
+    return moved > cache_share();
 }
 
 /* Bytes of a large fcollect part pushed to every member before the next: small enough to stay
@@ -62,8 +69,8 @@ static void copy(void *dest, const void *src, size_t n, int stream)
     stream_fence(stream);
 }
 
-/* Calls whose data fits the L2 alternate direction from call to call (core/copy.c), each team
- * by its own count. */
+/* Calls whose data fits the cache alternate direction from call to call (core/copy.c), each
+ * team by its own count. */
 static int sweeps_back(symm_team_t *t)
 {
     return (int)(t->sweeps++ & 1);
@@ -78,7 +85,7 @@ static void copy_way(void *dest, const void *src, size_t n, int stream, int back
         symm_copy_swept(dest, src, n, back);
 }
 
-/* A whole-buffer copy of a call: streamed when it moves more than the L2 holds, else swept. */
+/* A whole-buffer copy of a call: streamed when it moves more than the cache share, else swept. */
 static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
 {
     int stream = streams(2 * n);
@@ -180,10 +187,10 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
         /* Large fcollect parts are pushed: each PE reads its own part once, a chunk at a time,
          * and writes the chunk into every member's dest (once that member has entered). The
          * lines a PE touches (its part and n copies of it) stream past the cache when they
-         * are more than twice the L2; below that, alternating the chunk order from call to
+         * are more than twice its share of it; below that, alternating the chunk order from call to
          * call keeps more of them (2 PEs, 1 MiB: 96-104 us streamed, 75-78 us alternating). */
         size_t chunks = (nb + PUSH_CHUNK - 1) / PUSH_CHUNK;
-        stream = nb * (size_t)(n + 1) > 2 * l2_bytes();
+        stream = nb * (size_t)(n + 1) > 2 * cache_share();
         back = !stream && sweeps_back(t);
         for (int k = 1; k < n; k++)
             wait_member(&c, (me + k) % n);
