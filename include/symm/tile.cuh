@@ -45,9 +45,9 @@ template <int S> SYMM_DEV unsigned symm_tile_tid()
 
 template <int S> SYMM_DEV unsigned symm_tile_nth()
 {
-    return S == SYMM_TILE_THREAD ? 1 : S == SYMM_TILE_WARP ? 32
-                                   : S == SYMM_TILE_WARPGROUP ? 128
-                                                              : blockDim.x * blockDim.y * blockDim.z;
+    if (S == SYMM_TILE_BLOCK)
+        return blockDim.x * blockDim.y * blockDim.z;
+    return S == SYMM_TILE_THREAD ? 1 : S == SYMM_TILE_WARP ? 32 : 128;
 }
 
 /* A warpgroup syncs on a named barrier of its own (1 + its index in the block). */
@@ -188,24 +188,24 @@ namespace nvshmemx {
               nvshmemx::tile_coll_algo_t algo>                                                  \
     __device__ inline int tile_##OP##_allreduce##SUFFIX(shmem_team_t team, src_tensor_t src,    \
                                                         dst_tensor_t dst, tuple_t start_coord,  \
-                                                        tuple_t boundary, int root,             \
-                                                        uint64_t flag)                          \
-    {                                                                                           \
-        (void)root, (void)flag;                                                                 \
-        symm_tile_reduce<S, SYMM_DEV_OP_##OP>("tile_" #OP "_allreduce" #SUFFIX, team, src, dst, \
-                                              start_coord, boundary, -1);                       \
-        return 0;                                                                               \
-    }                                                                                           \
-    template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
-              nvshmemx::tile_coll_algo_t algo>                                                  \
-    __device__ inline int tile_##OP##_allreduce##SUFFIX(shmem_team_t team, src_tensor_t src,    \
-                                                        dst_tensor_t dst, tuple_t start_coord,  \
                                                         tuple_t boundary, uint64_t flag)        \
     {                                                                                           \
         (void)flag;                                                                             \
         symm_tile_reduce<S, SYMM_DEV_OP_##OP>("tile_" #OP "_allreduce" #SUFFIX, team, src, dst, \
                                               start_coord, boundary, -1);                       \
         return 0;                                                                               \
+    }                                                                                           \
+    /* With a root argument, which an allreduce does not use: every member gets the result. */  \
+    template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
+              nvshmemx::tile_coll_algo_t algo>                                                  \
+    __device__ inline int tile_##OP##_allreduce##SUFFIX(shmem_team_t team, src_tensor_t src,    \
+                                                        dst_tensor_t dst, tuple_t start_coord,  \
+                                                        tuple_t boundary, int root,             \
+                                                        uint64_t flag)                          \
+    {                                                                                           \
+        (void)root;                                                                             \
+        return tile_##OP##_allreduce##SUFFIX<src_tensor_t, dst_tensor_t, tuple_t, algo>(        \
+            team, src, dst, start_coord, boundary, flag);                                       \
     }                                                                                           \
     template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
               nvshmemx::tile_coll_algo_t algo>                                                  \

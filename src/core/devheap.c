@@ -134,7 +134,7 @@ void symm_devheap_check(const char *call, const char *what, const void *addr, si
                    (void *)symm_cuda_g.base, (void *)(symm_cuda_g.base + symm_cuda_g.backed));
 }
 
-/* ---- Buffers registered as symmetric ---------------------------------------------------------- */
+/* ---- Buffers registered as symmetric --------------------------------------------------------- */
 void symm_devheap_register_check(const char *call, void *buf, size_t len)
 {
     CUdeviceptr start = 0;

@@ -2,16 +2,17 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The host and stream side of NVSHMEM 3.4's API, called by its NVSHMEM names: the version and
- * status queries, the team configuration struct, teams from a unique id, nvshmem_realloc, registered buffers outside
- * the heap (pageable host memory and cudaMalloc memory as local sources and destinations of
- * stream RMA), buffers the program made with cuMemCreate registered as symmetric, a module loaded with cuModuleLoad and given its state by nvshmemx_cumodule_init,
- * the collective launch's grid-size query, and for every type with device forms the typed
- * calls on a stream: put, get, their _nbi forms, p, g, iput, iget, put with signal (and _nbi),
- * alltoall, broadcast, fcollect, the waits, and every reduce-scatter operator (on the stream
- * and from the host on device memory); half and bfloat16 (RMA, p in a kernel, collectives,
- * reductions); the sized forms and the _nbi mem forms; the tile collectives. Every PE
- * writes to its right neighbour or reads from it, values name the writer and the index, and
- * every element is checked exactly.
+ * status queries, the team configuration struct, teams from a unique id, nvshmem_realloc,
+ * registered buffers outside the heap (pageable host memory and cudaMalloc memory as local
+ * sources and destinations of stream RMA), buffers the program made with cuMemCreate
+ * registered as symmetric, a module loaded with cuModuleLoad and given its state by
+ * nvshmemx_cumodule_init, the collective launch's grid-size query, and for every type with
+ * device forms the typed calls on a stream: put, get, their _nbi forms, p, g, iput, iget, put
+ * with signal (and _nbi), alltoall, broadcast, fcollect, the waits, and every reduce-scatter
+ * operator (on the stream and from the host on device memory); half and bfloat16 (RMA, p in a
+ * kernel, collectives, reductions); the sized forms and the _nbi mem forms; the tile
+ * collectives in kernels. Every PE writes to its right neighbour or reads from it, values
+ * name the writer and the index, and every element is checked exactly.
  *   gpu_nvcompat MODULE.cubin
  */
 #include <stdio.h>
@@ -699,6 +700,8 @@ template <typename T, int SCOPE, bool DIM0> static void tile_case(const char *tn
     const int ld = DIM0 ? TR : TC;
     typedef nvshmemx::Tensor<T, decltype(tile_layout(0))> Tile;
     typedef cuda::std::tuple<int, int> Coord;
+    constexpr nvshmemx::tile_coll_algo_t PUSH = nvshmemx::NVLS_TWO_SHOT_PUSH_NBI;
+    constexpr nvshmemx::tile_coll_algo_t PULL = nvshmemx::NVLS_ONE_SHOT_PULL_NBI;
 
     REQUIRE(src && dst && h, "tile_case: allocation failed");
     for (int i0 = 0; i0 < TR; i0++)
@@ -722,17 +725,17 @@ template <typename T, int SCOPE, bool DIM0> static void tile_case(const char *tn
                 CUDA_CHECK(cudaDeviceSynchronize());
                 nvshmem_barrier_all();
                 if (algo == 0 && op == 0)
-                    tile_launch<0, nvshmemx::NVLS_TWO_SHOT_PUSH_NBI, SCOPE>(s, d, start, bound, root);
+                    tile_launch<0, PUSH, SCOPE>(s, d, start, bound, root);
                 else if (algo == 0 && op == 1)
-                    tile_launch<1, nvshmemx::NVLS_TWO_SHOT_PUSH_NBI, SCOPE>(s, d, start, bound, root);
+                    tile_launch<1, PUSH, SCOPE>(s, d, start, bound, root);
                 else if (algo == 0)
-                    tile_launch<2, nvshmemx::NVLS_TWO_SHOT_PUSH_NBI, SCOPE>(s, d, start, bound, root);
+                    tile_launch<2, PUSH, SCOPE>(s, d, start, bound, root);
                 else if (op == 0)
-                    tile_launch<0, nvshmemx::NVLS_ONE_SHOT_PULL_NBI, SCOPE>(s, d, start, bound, root);
+                    tile_launch<0, PULL, SCOPE>(s, d, start, bound, root);
                 else if (op == 1)
-                    tile_launch<1, nvshmemx::NVLS_ONE_SHOT_PULL_NBI, SCOPE>(s, d, start, bound, root);
+                    tile_launch<1, PULL, SCOPE>(s, d, start, bound, root);
                 else
-                    tile_launch<2, nvshmemx::NVLS_ONE_SHOT_PULL_NBI, SCOPE>(s, d, start, bound, root);
+                    tile_launch<2, PULL, SCOPE>(s, d, start, bound, root);
                 CUDA_CHECK(cudaStreamSynchronize(st));
                 nvshmem_barrier_all();
                 fetch(h, dst, n);
@@ -744,7 +747,9 @@ template <typename T, int SCOPE, bool DIM0> static void tile_case(const char *tn
                             want = tval(0, i0, i1);
                             for (int pe = 1; pe < npes; pe++) {
                                 float v = tval(pe, i0, i1);
-                                want = op == 0 ? want + v : op == 1 ? fmaxf(want, v) : fminf(want, v);
+                                want = op == 0   ? want + v
+                                       : op == 1 ? fmaxf(want, v)
+                                                 : fminf(want, v);
                             }
                         }
                         if ((float)h[at(i0, i1, ld)] != want && !bad++)
