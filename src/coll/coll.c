@@ -130,6 +130,32 @@ void symm_coll_publish(const coll_t *c, const void *part, size_t nb)
     post_later(c);
 }
 
+/* The other's cell of epoch e is reused 16 calls later: as cell_post, the guard says that
+ * the other has finished reading what was there (it posted a later call since). Each epoch
+ * uses one kind of exchange on both members, and the epochs of a cell only grow, so a cell
+ * that one call filled by pushing and another by publishing is never read wrongly. */
+const char *symm_coll_pair_exchange(const coll_t *c, const void *part, size_t nb)
+{
+    const int other = 1 - c->t->me;
+    cell_t *theirs = cell_of(c, other), *mine = cell_of(c, c->t->me);
+
+    guard(c, c->e - SYMM_CELLS + 1);
+    memcpy(theirs->data, part, nb);
+    atomic_store_explicit(&theirs->epoch, c->e, memory_order_release);
+    atomic_store_explicit(WORD(c, c->t->me, posted), c->e, memory_order_release);
+    wait_word(c, other, &mine->epoch, c->e);
+    return (const char *)mine->data;
+}
+
+void symm_coll_pair_done(const coll_t *c)
+{
+    const int other = 1 - c->t->me, pe = symm_team_pe(c->t, other);
+
+    symm_full_fence();
+    symm_wake(pe, WORD(c, c->t->me, posted), sizeof(uint32_t));
+    symm_wake(pe, &cell_of(c, other)->epoch, sizeof(uint32_t));
+}
+
 void symm_coll_wake_later(const coll_t *c, size_t nb)
 {
     symm_full_fence();

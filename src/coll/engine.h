@@ -50,6 +50,18 @@ void symm_coll_publish(const coll_t *c, const void *part, size_t nb);
 /* The deferred fence and wake checks of a publish of nb bytes (or of a post_later when nb is
  * 0: the `posted` word alone). */
 void symm_coll_wake_later(const coll_t *c, size_t nb);
+/* Teams of two PEs, each with a CPU of its own, exchange parts of a cell by pushing them: each
+ * writes its part into the other's cell of the epoch and waits for the other's in its own, so
+ * one line crosses each way, where publishing in its own cell makes each read the other's
+ * line after writing its own. symm_coll_pair_exchange returns the other's part (in this PE's
+ * cell, valid until the team's next call); symm_coll_pair_done, after the reads, does the
+ * deferred fence and wake checks. */
+static inline int symm_coll_pair(const coll_t *c, size_t nb)
+{
+    return c->t->size == 2 && nb <= SYMM_CELL_BYTES && !symm_g.oversubscribed;
+}
+const char *symm_coll_pair_exchange(const coll_t *c, const void *part, size_t nb);
+void symm_coll_pair_done(const coll_t *c);
 /* Ends a large-data call: nobody reads this PE's buffers after it returns. */
 void symm_coll_finish(const coll_t *c);
 /* Fatal when [dest, dest + dlen) and [source, source + slen) overlap. */

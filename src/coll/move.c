@@ -179,6 +179,15 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
     me = t->me;
     symm_coll_check_disjoint(call, dest, nb * n, source, part);
     stream = !small && streams(2 * nb * n);
+    if (small && symm_coll_pair(&c, nb)) {
+        const int other = 1 - me;
+        const char *theirs =
+            symm_coll_pair_exchange(&c, (const char *)source + pick * other, nb);
+        memcpy((char *)dest + (size_t)me * nb, (const char *)source + pick * me, nb);
+        memcpy((char *)dest + (size_t)other * nb, theirs, nb);
+        symm_coll_pair_done(&c);
+        return;
+    }
     if (small)
         symm_coll_publish(&c, source, part);
     else
