@@ -31,38 +31,6 @@
 #include "../device_host/nvshmem_tensor.h"
 #include "symm/device.cuh"
 
-/* ---- Scopes, the warpgroup included ------------------------------------------------------- */
-enum { SYMM_TILE_THREAD, SYMM_TILE_WARP, SYMM_TILE_WARPGROUP, SYMM_TILE_BLOCK };
-
-template <int S> SYMM_DEV unsigned symm_tile_tid()
-{
-    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-
-    return S == SYMM_TILE_THREAD ? 0 : S == SYMM_TILE_WARP ? t & 31u
-                                   : S == SYMM_TILE_WARPGROUP ? t & 127u
-                                                              : t;
-}
-
-template <int S> SYMM_DEV unsigned symm_tile_nth()
-{
-    if (S == SYMM_TILE_BLOCK)
-        return blockDim.x * blockDim.y * blockDim.z;
-    return S == SYMM_TILE_THREAD ? 1 : S == SYMM_TILE_WARP ? 32 : 128;
-}
-
-/* A warpgroup syncs on a named barrier of its own (1 + its index in the block). */
-template <int S> SYMM_DEV void symm_tile_sync()
-{
-    if (S == SYMM_TILE_WARP) {
-        __syncwarp();
-    } else if (S == SYMM_TILE_WARPGROUP) {
-        unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-        asm volatile("bar.sync %0, 128;" ::"r"(1 + (t >> 7)) : "memory");
-    } else if (S == SYMM_TILE_BLOCK) {
-        __syncthreads();
-    }
-}
-
 /* ---- Tiles -------------------------------------------------------------------------------- */
 template <int D, class Tuple> SYMM_DEV long symm_tile_at(const Tuple &t)
 {
@@ -94,7 +62,7 @@ SYMM_DEV void symm_tile_each(const Tile &src, const Coord &start, const Coord &b
     const long n0 = symm_tile_at<0>(src.shape()), n1 = symm_tile_at<1>(src.shape());
     const bool dim0_fast = symm_tile_at<0>(src.stride()) == 1;
 
-    for (long k = symm_tile_tid<S>(); k < n0 * n1; k += symm_tile_nth<S>()) {
+    for (long k = symm_dev_tid<S>(); k < n0 * n1; k += symm_dev_nth<S>()) {
         long i0 = dim0_fast ? k % n0 : k / n1, i1 = dim0_fast ? k / n0 : k % n1;
         if (symm_tile_inside(start, bound, i0, i1))
             f(i0, i1);
@@ -168,16 +136,16 @@ SYMM_DEV void symm_tile_allgather(const char *call, const void *team, const Src 
 template <int S, nvshmemx::tile_coll_algo_t algo>
 SYMM_DEV void symm_tile_wait(const char *call, const void *team)
 {
-    symm_tile_sync<S>();
+    symm_dev_sync<S>();
     if (algo == nvshmemx::NVLS_ONE_SHOT_PUSH_NBI || algo == nvshmemx::NVLS_TWO_SHOT_PUSH_NBI) {
-        if (symm_tile_tid<S>() == 0) {
+        if (symm_dev_tid<S>() == 0) {
             symm_dev_fence_sys();
             symm_dev_team_barrier<SYMM_THREAD>(symm_dev_team(call, team), false);
         }
     } else {
         __threadfence();
     }
-    symm_tile_sync<S>();
+    symm_dev_sync<S>();
 }
 
 /* ---- NVSHMEM's names ----------------------------------------------------------------------- */
@@ -245,10 +213,10 @@ namespace nvshmemx {
         return 0;                                                                               \
     }
 
-SYMM_TILE_SCOPE(, SYMM_TILE_THREAD)
-SYMM_TILE_SCOPE(_warp, SYMM_TILE_WARP)
-SYMM_TILE_SCOPE(_warpgroup, SYMM_TILE_WARPGROUP)
-SYMM_TILE_SCOPE(_block, SYMM_TILE_BLOCK)
+SYMM_TILE_SCOPE(, SYMM_THREAD)
+SYMM_TILE_SCOPE(_warp, SYMM_WARP)
+SYMM_TILE_SCOPE(_warpgroup, SYMM_WARPGROUP)
+SYMM_TILE_SCOPE(_block, SYMM_BLOCK)
 #undef SYMM_TILE_SCOPE
 #undef SYMM_TILE_REDUCE
 

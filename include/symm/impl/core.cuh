@@ -44,7 +44,9 @@ __constant__ symm_dev_state_t symm_dev_c;
 static __constant__ symm_dev_state_t symm_dev_c;
 #endif
 
-enum { SYMM_THREAD = 0, SYMM_WARP = 1, SYMM_BLOCK = 2 };
+/* A warpgroup is 4 warps (128 threads, a multiple of 128 from the block's first): the tile
+ * collectives have that scope too (symm/tile.cuh). */
+enum { SYMM_THREAD = 0, SYMM_WARP = 1, SYMM_BLOCK = 2, SYMM_WARPGROUP = 3 };
 
 /* ---- Scopes ------------------------------------------------------------------------------ */
 template <int S> SYMM_DEV unsigned symm_dev_tid()
@@ -53,7 +55,8 @@ template <int S> SYMM_DEV unsigned symm_dev_tid()
         return 0;
     if (S == SYMM_WARP)
         return threadIdx.x & 31u;
-    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    return S == SYMM_WARPGROUP ? t & 127u : t;
 }
 
 template <int S> SYMM_DEV unsigned symm_dev_nth()
@@ -62,15 +65,22 @@ template <int S> SYMM_DEV unsigned symm_dev_nth()
         return 1;
     if (S == SYMM_WARP)
         return 32;
+    if (S == SYMM_WARPGROUP)
+        return 128;
     return blockDim.x * blockDim.y * blockDim.z;
 }
 
+/* A warpgroup syncs on a named barrier of its own (1 + its index in the block). */
 template <int S> SYMM_DEV void symm_dev_sync()
 {
-    if (S == SYMM_WARP)
+    if (S == SYMM_WARP) {
         __syncwarp();
-    else if (S == SYMM_BLOCK)
+    } else if (S == SYMM_WARPGROUP) {
+        unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+        asm volatile("bar.sync %0, 128;" ::"r"(1 + (t >> 7)) : "memory");
+    } else if (S == SYMM_BLOCK) {
         __syncthreads();
+    }
 }
 
 /* ---- Memory order ------------------------------------------------------------------------ */
