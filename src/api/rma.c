@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "core/gpu.h"
 #include "core/state.h"
 #include "tl/tl.h"
 
@@ -123,8 +124,11 @@ SYMM_INLINE void strided(shmem_ctx_t ctx, const char *call, void *dest, const vo
         else
             memcpy(d, p + i * sst * size, size);
     }
-    if (net_get)
+    if (net_get) {
         symm_net_quiet(ctx);
+        if (SYMM_UNLIKELY(symm_g.gpu_queued)) /* gets from another node's device heap */
+            symm_gpu_quiet();
+    }
     if (put && p)
         symm_wake_hint(pe, p, ext);
 }
