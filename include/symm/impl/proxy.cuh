@@ -72,24 +72,6 @@ SYMM_DEV void symm_dev_px_quiet()
             symm_dev_px_post(SYMM_PX_QUIET, symm_dev_c.my_pe, 0, SYMM_PX_ANSWER, 0, 0, 0, 0, 0, 0));
 }
 
-/* A put (OP SYMM_PX_PUT: dest symmetric, src local) or a get (SYMM_PX_GET: src symmetric,
- * dest local) of n bytes; the blocking form waits for the proxy's answer (source taken, data
- * here). A group's threads meet after a get of either form. */
-template <int S, bool NBI, unsigned OP>
-static __device__ __noinline__ void symm_dev_px_rma(void *dest, const void *src, size_t n, int pe)
-{
-    symm_dev_sync<S>();
-    if (symm_dev_tid<S>() == 0 && n) {
-        unsigned long long i =
-            symm_dev_px_post(OP, pe, 0, NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest),
-                             SYMM_DEV_PX_U(src), n, 0, 0, 0);
-        if (!NBI)
-            symm_dev_px_wait(i);
-    }
-    if (!NBI || OP == SYMM_PX_GET)
-        symm_dev_sync<S>();
-}
-
 /* n (1, 2, 4 or 8) bytes of value to pe's dest. */
 static __device__ __noinline__ void symm_dev_px_p(void *dest, unsigned long long value, size_t n,
                                                   int pe)
@@ -101,6 +83,48 @@ static __device__ __noinline__ unsigned long long symm_dev_px_g(const void *src,
 {
     return symm_dev_px_wait(
         symm_dev_px_post(SYMM_PX_G, pe, 0, SYMM_PX_ANSWER, SYMM_DEV_PX_U(src), 0, n, 0, 0, 0));
+}
+
+/* The host reaches the local side of a request when it is global memory (the device's, or
+ * host memory the device maps); a thread's local memory and a block's shared memory are the
+ * SM's own, so their bytes travel in the requests themselves, 8 a request: P for a put (the
+ * source is free at once), G for a get (each waited for). */
+static __device__ __noinline__ void symm_dev_px_inline(unsigned op, void *dest, const void *src,
+                                                       size_t n, int pe)
+{
+    for (size_t off = 0; off < n; off += 8) {
+        const size_t k = n - off < 8 ? n - off : 8;
+        unsigned long long v = 0;
+        if (op == SYMM_PX_GET) {
+            v = symm_dev_px_g((const char *)src + off, k, pe);
+            for (size_t j = 0; j < k; j++)
+                ((unsigned char *)dest)[off + j] = (unsigned char)(v >> (8 * j));
+            continue;
+        }
+        for (size_t j = 0; j < k; j++)
+            v |= (unsigned long long)((const unsigned char *)src)[off + j] << (8 * j);
+        symm_dev_px_p((char *)dest + off, v, k, pe);
+    }
+}
+
+/* A put (OP SYMM_PX_PUT: dest symmetric, src local) or a get (SYMM_PX_GET: src symmetric,
+ * dest local) of n bytes; the blocking form waits for the proxy's answer (source taken, data
+ * here). A group's threads meet after a get of either form. */
+template <int S, bool NBI, unsigned OP>
+static __device__ __noinline__ void symm_dev_px_rma(void *dest, const void *src, size_t n, int pe)
+{
+    symm_dev_sync<S>();
+    if (symm_dev_tid<S>() == 0 && n && !__isGlobal(OP == SYMM_PX_PUT ? src : dest)) {
+        symm_dev_px_inline(OP, dest, src, n, pe);
+    } else if (symm_dev_tid<S>() == 0 && n) {
+        unsigned long long i =
+            symm_dev_px_post(OP, pe, 0, NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest),
+                             SYMM_DEV_PX_U(src), n, 0, 0, 0);
+        if (!NBI)
+            symm_dev_px_wait(i);
+    }
+    if (!NBI || OP == SYMM_PX_GET)
+        symm_dev_sync<S>();
 }
 
 /* An atomic of n (4 or 8) bytes; the old value when fetch (else 0, without waiting). */
@@ -120,7 +144,12 @@ symm_dev_px_put_signal(void *dest, const void *src, size_t n, unsigned long long
                        unsigned long long signal, int sig_op, int pe)
 {
     symm_dev_sync<S>();
-    if (symm_dev_tid<S>() == 0) {
+    if (symm_dev_tid<S>() == 0 && n && !__isGlobal(src)) {
+        /* The data in requests of its own, then the signal: the target applies them in order. */
+        symm_dev_px_inline(SYMM_PX_PUT, dest, src, n, pe);
+        symm_dev_px_amo(sig_op == 1 ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET, sig, signal, 0, 8, pe,
+                        false);
+    } else if (symm_dev_tid<S>() == 0) {
         unsigned long long i = symm_dev_px_post(
             SYMM_PX_PUT_SIGNAL, pe, sig_op == 1 ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET,
             NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest), SYMM_DEV_PX_U(src), n, signal, 0,

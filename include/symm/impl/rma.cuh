@@ -123,7 +123,9 @@ SYMM_DEV void symm_dev_iget(const char *call, void *dest, const void *src, ptrdi
         for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
             symm_dev_px_rma<SYMM_THREAD, true, SYMM_PX_GET>(
                 d + i * dst * size, (const char *)src + i * sst * size, size, pe);
-        symm_dev_px_quiet();
+        symm_dev_sync<S>();
+        if (symm_dev_tid<S>() == 0)
+            symm_dev_px_quiet();
         symm_dev_sync<S>();
         return;
     }
