@@ -27,6 +27,58 @@ static struct {
 static int nmodules;
 static int bad_abi; /* a module compiled against another device state layout */
 
+/* ---- Kernel loading -----------------------------------------------------------------------
+ * Under lazy loading (CUDA's default since 12.2) a kernel's first launch can hold the process's
+ * other CUDA calls until the running kernels end. Across nodes that hangs: a kernel waiting
+ * for a PE of another node needs the proxy's copies, which wait for the launch, which waits
+ * for the kernel. So a job that spans nodes asks CUDA for eager loading, before the program's
+ * first CUDA call (when libsymm is loaded), unless the program chose a mode itself; the
+ * launchers' variables say whether it spans nodes (symmrun, Open MPI, Slurm, MPICH, torchrun:
+ * fewer PEs here than in the job). */
+static long env_long(const char *name)
+{
+    const char *v = getenv(name);
+
+    return v && *v ? strtol(v, NULL, 10) : -1;
+}
+
+static int spans_nodes(void)
+{
+    static const char *const pairs[][2] = {
+        {"SYMM_LOCAL_SIZE", "SYMM_SIZE"},
+        {"OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_SIZE"},
+        {"MPI_LOCALNRANKS", "PMI_SIZE"},
+        {"LOCAL_WORLD_SIZE", "WORLD_SIZE"},
+    };
+
+    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+        long local = env_long(pairs[i][0]), all = env_long(pairs[i][1]);
+        if (local > 0 && all > local)
+            return 1;
+    }
+    return env_long("SLURM_STEP_NUM_NODES") > 1 || env_long("SLURM_NNODES") > 1;
+}
+
+__attribute__((constructor)) static void eager_loading(void)
+{
+    if (!getenv("CUDA_MODULE_LOADING") && spans_nodes())
+        setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
+/* At the start of a job that spans nodes: one line when kernels still load lazily (the
+ * program set CUDA_MODULE_LOADING=LAZY, or started CUDA before libsymm was loaded). */
+static void check_loading(const char *call)
+{
+    CUmoduleLoadingMode m;
+
+    if (symm_cu.cuModuleGetLoadingMode && symm_cu.cuModuleGetLoadingMode(&m) == CUDA_SUCCESS &&
+        m == CU_MODULE_LAZY_LOADING)
+        symm_warn("%s: CUDA loads kernels lazily here (CUDA_MODULE_LOADING=%s), and this job "
+                  "spans nodes: a kernel launched while another kernel waits for a PE of another "
+                  "node can hang both; set CUDA_MODULE_LOADING=EAGER", call,
+                  getenv("CUDA_MODULE_LOADING") ? getenv("CUDA_MODULE_LOADING") : "unset");
+}
+
 /* ---- Errors ------------------------------------------------------------------------------ */
 SYMM_EXPORT void shmemx_gpu_fail(const char *call, const char *what)
 {
@@ -249,6 +301,7 @@ void symm_gpu_start(const char *call)
     symm_px_ring_t *ring = NULL;
     unsigned long long *ring_head = NULL;
     if (symm_g.win_n < symm_g.n_pes) {
+        check_loading(call);
         symm_px_env_t px = {.rank = symm_g.my_pe, .size = symm_g.n_pes,
                             .first = symm_g.win_first, .count = symm_g.win_n,
                             .net = symm_g.net ? symm_tl_net : NULL,

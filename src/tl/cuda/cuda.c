@@ -94,6 +94,29 @@ void symm_cuda_bind(const char *call)
         SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_cuda_g.ctx));
 }
 
+/* Every kernel of the library's module, loaded now. Under lazy loading (CUDA's default since
+ * 12.2) a kernel's first launch may wait until the context's running kernels end; a kernel of
+ * this PE that waits for the proxy (which launches the atomics' kernel) or for a stream
+ * operation of a peer (whose library kernel is being launched behind a kernel waiting for
+ * this one) would then wait forever. A driver without cuFuncLoad (before CUDA 12.4) loads at
+ * cuModuleGetFunction. */
+static void load_all(const char *call)
+{
+    unsigned n = 0;
+    CUfunction *f;
+
+    if (!symm_cu.cuModuleGetFunctionCount || !symm_cu.cuModuleEnumerateFunctions ||
+        !symm_cu.cuFuncLoad)
+        return;
+    SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunctionCount(&n, symm_cuda_g.module));
+    if (!(f = malloc(sizeof(*f) * (n ? n : 1))))
+        symm_cuda_g.env.fatal("%s: out of host memory", call);
+    SYMM_CU_CHECK(call, symm_cu.cuModuleEnumerateFunctions(f, n, symm_cuda_g.module));
+    for (unsigned i = 0; i < n; i++)
+        SYMM_CU_CHECK(call, symm_cu.cuFuncLoad(f[i]));
+    free(f);
+}
+
 void symm_cuda_load_kernels(const char *call)
 {
     CUresult r = symm_cu.cuModuleLoadData(&symm_cuda_g.module, symm_cuda_fatbin);
@@ -109,6 +132,7 @@ void symm_cuda_load_kernels(const char *call)
                                                     "symm_k_" #k));
     SYMM_CUDA_KERNELS(SYMM_CUDA_LOAD)
 #undef SYMM_CUDA_LOAD
+    load_all(call);
 }
 
 void symm_cuda_launch(const char *call, CUfunction f, unsigned grid, unsigned block, CUstream s,

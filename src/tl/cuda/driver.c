@@ -14,6 +14,8 @@ symm_cu_t symm_cu;
 /* The ABI the function pointers are asked for: what cuda.h's prototypes of these functions
  * describe, for every driver from CUDA 12.0 on. */
 #define SYMM_CU_ABI 12000
+/* The ABI of SYMM_CU_OPTIONAL's functions, which came with CUDA 12.4. */
+#define SYMM_CU_ABI_LATER 12040
 
 typedef CUresult (*get_proc_t)(const char *, void **, int, cuuint64_t,
                                CUdriverProcAddressQueryResult *);
@@ -46,6 +48,12 @@ symm_status_t symm_cu_load(char *why, size_t why_len)
     }
     SYMM_CU_FUNCTIONS(SYMM_CU_GET)
 #undef SYMM_CU_GET
+#define SYMM_CU_GET_OPTIONAL(f)                                                                  \
+    if (get_proc(#f, (void **)&symm_cu.f, SYMM_CU_ABI_LATER, CU_GET_PROC_ADDRESS_DEFAULT,       \
+                 &found) != CUDA_SUCCESS)                                                       \
+        symm_cu.f = NULL;
+    SYMM_CU_OPTIONAL(SYMM_CU_GET_OPTIONAL)
+#undef SYMM_CU_GET_OPTIONAL
     loaded = 1;
     return SYMM_OK;
 }

@@ -65,9 +65,18 @@
     X(cuPointerGetAttributes)                                                                   \
     X(cuLaunchKernel)
 
+/* Functions a driver may lack (cuFuncLoad and the module's function list came with CUDA
+ * 12.4), NULL where it has none. */
+#define SYMM_CU_OPTIONAL(X)                                                                      \
+    X(cuModuleGetLoadingMode)                                                                   \
+    X(cuModuleGetFunctionCount)                                                                 \
+    X(cuModuleEnumerateFunctions)                                                               \
+    X(cuFuncLoad)
+
 typedef struct symm_cu {
 #define SYMM_CU_FIELD(f) __typeof__(&f) f;
     SYMM_CU_FUNCTIONS(SYMM_CU_FIELD)
+    SYMM_CU_OPTIONAL(SYMM_CU_FIELD)
 #undef SYMM_CU_FIELD
 } symm_cu_t;
 
