@@ -5,26 +5,39 @@
  * launch of a library kernel (tl/cuda/kernels.cu) or one copy. Small puts and gets are a kernel
  * of stores or loads through the window; from 64 KiB on, the copy engines (cuMemcpyAsync to the
  * peer's window address) move the data faster than SMs. Barriers and collectives on a stream
- * are coll/stream.c's. On a stream, a put is complete when the stream reaches the following
- * work, blocking or not, so an _nbi form is the same enqueue as its blocking form; the typed
- * and sized forms funnel into the byte forms here.
+ * are coll/stream.c's. On a stream, a put to a PE of this node is complete when the stream
+ * reaches the following work, blocking or not, so an _nbi form is the same enqueue as its
+ * blocking form; the typed and sized forms funnel into the byte forms here.
+ *
+ * A PE of another node is reached through the proxy (tl/proxy), from a one-thread kernel
+ * (symm_k_far) that posts the device API's request: the stream moves on once the proxy has
+ * taken a put's source or a get's data is here, and delivery is complete at the next
+ * shmemx_quiet_on_stream or stream barrier (or the host's quiet), as NVSHMEM defines it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/devheap.h"
+#include "tl/proxy/proxy.h"
 #include <shmemx_gpu.h>
 
 #define COPY_ENGINE_MIN (64u << 10)
 
-static void check_pe(const char *call, const void *addr, int pe)
+/* Whether pe's device heap is in the window (a PE of this node); else the proxy reaches it. */
+static int check_pe(const char *call, const void *addr, int pe)
 {
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
                    addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    if ((unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)
-        symm_fatal("%s(addr=%p, pe=%d): pe %d is on another node, and stream operations reach "
-                   "the PEs of this node only so far", call, addr, pe, pe);
+    return (unsigned)(pe - symm_g.win_first) < (unsigned)symm_g.win_n;
+}
+
+/* One request to a PE of another node, posted by symm_k_far on the stream. */
+static void far(const char *call, unsigned op, void *dest, const void *src, size_t n, int pe,
+                uint64_t *sig, unsigned long long value, int sig_op, CUstream s)
+{
+    void *args[] = {&op, &dest, &src, &n, &pe, &sig, &value, &sig_op};
+    symm_cuda_launch(call, symm_cuda_g.k_far, 1, 1, s, args);
 }
 
 static void check_signal(const char *call, const uint64_t *sig_addr, int sig_op)
@@ -47,10 +60,14 @@ static void rma(const char *call, void *dest, const void *source, size_t n, int 
     char *peer;
 
     symm_gpu_need(call);
-    check_pe(call, sym, pe);
+    int near = check_pe(call, sym, pe);
     symm_devheap_check(call, put ? "dest" : "source", sym, n);
     if (n == 0)
         return;
+    if (!near) {
+        far(call, put ? SYMM_PX_PUT : SYMM_PX_GET, dest, source, n, pe, NULL, 0, 0, s);
+        return;
+    }
     peer = symm_cuda_xlate(sym, pe);
     if (n >= COPY_ENGINE_MIN) {
         SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)(put ? peer : dest),
@@ -84,12 +101,17 @@ static void put_signal(const char *call, void *dest, const void *source, size_t 
     unsigned long long value = signal;
 
     symm_gpu_need(call);
-    check_pe(call, sig_addr, pe);
+    int near = check_pe(call, sig_addr, pe);
     check_signal(call, sig_addr, sig_op);
-    if (dest) {
+    if (dest)
         symm_devheap_check(call, "dest", dest, n);
-        peer = symm_cuda_xlate(dest, pe);
+    if (!near) {
+        far(call, dest ? SYMM_PX_PUT_SIGNAL : SYMM_PX_AMO, dest, source, n, pe, sig_addr, value,
+            sig_op, s);
+        return;
     }
+    if (dest)
+        peer = symm_cuda_xlate(dest, pe);
     if (n >= COPY_ENGINE_MIN) {
         SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)peer, (CUdeviceptr)source, n, s));
         n = 0;
@@ -134,9 +156,13 @@ SYMM_EXPORT void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
 
 SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
 {
-    /* Every put enqueued before on the stream is complete when its kernel or copy finishes,
-     * which is before anything later on the stream starts. */
+    /* Every put to a PE of this node enqueued before on the stream is complete when its kernel
+     * or copy finishes, which is before anything later on the stream starts; the proxy's
+     * requests are complete when it answers a quiet. */
     symm_gpu_need("shmemx_quiet_on_stream");
+    if (symm_px_running())
+        far("shmemx_quiet_on_stream", SYMM_PX_QUIET, NULL, NULL, 0, symm_g.my_pe, NULL, 0, 0,
+            stream);
 }
 
 /* ---- Typed, sized and non-blocking forms ------------------------------------------------------ */
@@ -187,24 +213,32 @@ static void p(const char *call, void *dest, unsigned long long value, unsigned s
     char *peer;
 
     symm_gpu_need(call);
-    check_pe(call, dest, pe);
+    int near = check_pe(call, dest, pe);
     if ((uintptr_t)dest & (size - 1))
         symm_fatal("%s(dest=%p): not aligned to the element's %u bytes", call, dest, size);
     symm_devheap_check(call, "dest", dest, size);
+    if (!near) {
+        far(call, SYMM_PX_P, dest, NULL, size, pe, NULL, value, 0, s);
+        return;
+    }
     peer = symm_cuda_xlate(dest, pe);
     void *args[] = {&peer, &value, &size};
     symm_cuda_launch(call, symm_cuda_g.k_p, 1, 1, s, args);
 }
 
 /* g: the stream's earlier work first (it may write the value), then a read through the copy
- * stream into *out. */
+ * stream into *out, or through the proxy from a PE of another node. */
 static void g(const char *call, void *out, const void *source, size_t size, int pe, CUstream s)
 {
     symm_gpu_need(call);
-    check_pe(call, source, pe);
+    int near = check_pe(call, source, pe);
     symm_devheap_check(call, "source", source, size);
     symm_cuda_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(s));
+    if (!near) {
+        symm_px_rma(call, out, source, size, pe, 0, 0);
+        return;
+    }
     SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)out,
                                               (CUdeviceptr)symm_cuda_xlate(source, pe), size,
                                               symm_cuda_g.copy));
@@ -225,7 +259,7 @@ static void strided(const char *call, void *dest, const void *source, ptrdiff_t 
     char *peer;
 
     symm_gpu_need(call);
-    check_pe(call, sym, pe);
+    int near = check_pe(call, sym, pe);
     if (dst < 1 || sst < 1)
         symm_fatal("%s(dst=%td, sst=%td): the strides must be at least 1", call, dst, sst);
     if (nelems == 0)
@@ -235,6 +269,11 @@ static void strided(const char *call, void *dest, const void *source, ptrdiff_t 
         symm_fatal("%s(nelems=%zu): the strided range overflows the address space", call,
                    nelems);
     symm_devheap_check(call, put ? "dest" : "source", sym, extent + esize);
+    if (!near) {
+        void *args[] = {&put, &dest, &source, &dst, &sst, &nelems, &esize, &pe};
+        symm_cuda_launch(call, symm_cuda_g.k_far_strided, 1, 256, s, args);
+        return;
+    }
     peer = symm_cuda_xlate(sym, pe);
     char *d = put ? peer : dest;
     const char *src = put ? source : peer;

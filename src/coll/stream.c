@@ -54,14 +54,16 @@ SYMM_EXPORT void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_s
 }
 
 /* ---- Collectives ------------------------------------------------------------------------------
- * The world (SHMEM_TEAM_WORLD, or SHMEM_TEAM_SHARED: the same PEs): small data (every PE's part
+ * The world (SHMEM_TEAM_WORLD, or SHMEM_TEAM_SHARED on one node): small data (every PE's part
  * fits the LL buffer, as symm_dev_ll_fits decides on the device) takes the LL protocol, its
  * epoch counted here (every PE enqueues the same collectives in the same order), one block of
  * LL_THREADS per LL_PAIRS pairs so that more SMs push at once; large data one channel (block)
  * per CHANNEL_BYTES received, at most SYMM_DEV_CHANNELS. A split team: small data (as the
  * team's LL buffer takes it) in one block of 1024 threads running the team's block-scope
  * collective (in sequence with the team's collectives in kernels); large data over the team's
- * channels, two at least and at most SYMM_DEV_TEAM_CHANNELS. */
+ * channels, two at least and at most SYMM_DEV_TEAM_CHANNELS. A team with members on other
+ * nodes (the world of a job that spans nodes): one block, which moves the data as puts (the
+ * proxy's for those members) between team barriers (symm/impl/coll.cuh). */
 #define LL_THREADS 256
 #define LL_PAIRS 512
 
@@ -74,6 +76,15 @@ typedef struct launch_shape {
     symm_dev_tv_t tv;      /* the kernel's `tv` argument */
 } launch_shape_t;
 
+/* Whether a member of t is on another node. */
+static int spans(const symm_team_t *t)
+{
+    int last = t->start + (t->size - 1) * t->stride;
+
+    return (unsigned)(t->start - symm_g.win_first) >= (unsigned)symm_g.win_n ||
+           (unsigned)(last - symm_g.win_first) >= (unsigned)symm_g.win_n;
+}
+
 static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
 {
     size_t words = (part + 3) / 4, pairs, g;
@@ -81,7 +92,9 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
                                  .me = symm_g.my_pe};
 
     words = words < 2 ? 2 : (words + 1) & ~(size_t)1;
-    if (t != &symm_team_world && t != &symm_team_shared) {
+    if (spans(t))
+        return (launch_shape_t){.grid = 1, .block = 1024, .ll = 0, .tv = team_view(t)};
+    if ((t != &symm_team_world && t != &symm_team_shared) || t->size != symm_g.n_pes) {
         g = 1;
         if ((size_t)t->size * words * 8 > SYMM_DEV_TEAM_SCRATCH / 2) {
             g = received / CHANNEL_BYTES;
@@ -118,18 +131,9 @@ static size_t bytes_of(const char *call, size_t a, size_t b)
 
 static symm_team_t *start_coll(const char *call, shmem_team_t team)
 {
-    symm_team_t *t;
-    int last;
-
     symm_check_init(call);
     symm_gpu_start(call);
-    t = symm_team_get(team, call);
-    last = t->start + (t->size - 1) * t->stride;
-    if ((unsigned)(t->start - symm_g.win_first) >= (unsigned)symm_g.win_n ||
-        (unsigned)(last - symm_g.win_first) >= (unsigned)symm_g.win_n)
-        symm_fatal("%s(team=%p): the team spans nodes, and collectives on a stream reach the "
-                   "PEs of one node only so far", call, (void *)team);
-    return t;
+    return symm_team_get(team, call);
 }
 
 /* alltoall (src_parts: the team's size) and fcollect (1). */
@@ -297,7 +301,8 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
 
 /* Reduce-scatter: a team barrier (every member's source complete), then each PE's kernel
  * reads its block from every member through the window and combines them in team order, then
- * a barrier that keeps the sources unchanged until every member has read. */
+ * a barrier that keeps the sources unchanged until every member has read. A team that spans
+ * nodes: one block of the kernel runs the device reduce-scatter, barriers included. */
 static int rscatter(const char *call, shmem_team_t team, void *dest, const void *source,
                     size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
 {
@@ -316,6 +321,11 @@ static int rscatter(const char *call, shmem_team_t team, void *dest, const void 
         symm_fatal("%s(dest=%p, source=%p, nreduce=%zu): dest overlaps source", call, dest,
                    source, nreduce);
     void *bargs[] = {&quiet, &tv};
+    if (spans(t)) {
+        void *args[] = {&dest, &source, &nreduce, &tv};
+        symm_cuda_launch(call, f, 1, 1024, s, args);
+        return 0;
+    }
     symm_cuda_launch(call, symm_cuda_g.k_barrier, 1, 32, s, bargs);
     if (nreduce) {
         void *args[] = {&dest, &source, &nreduce, &tv};

@@ -25,6 +25,8 @@
  *    combines its part of every PE's source into its own dest), then done flags. Two
  *    latencies, no extra copy; flags are release stores after the group's data moves and
  *    acquire loads before the next step.
+ * A team with a member on another node takes neither: its data moves as puts between team
+ * barriers (the proxy's for the far members; "Teams that span nodes" below).
  * A team's collectives in kernels, whatever their scope, must be called in the same order on
  * every member, as one sequence; the stream collectives are another sequence, the same on
  * every PE.
@@ -391,6 +393,78 @@ SYMM_DEV void symm_dev_ll_stream(int kind, void *dest, const void *src, size_t b
     symm_dev_ll_coll<SYMM_BLOCK, OP, T>(c, kind, dest, src, bytes, root, epoch, p0, p1);
 }
 
+/* ---- Teams that span nodes ----------------------------------------------------------------
+ * A member on another node is reached through the proxy, so the data moves as puts (stores
+ * through the window to the members of this node, requests to the others) and the steps meet
+ * in the team's barrier, whose quiet completes the puts: a barrier (every member's buffers are
+ * free), the puts, a barrier with quiet. Reductions move their sources in chunks through the
+ * scratch buffer: every member pushes its chunk to every member's buffer (part by member),
+ * then each combines its own copy, in member order as everywhere. The host launches such a
+ * collective as one block. */
+SYMM_DEV bool symm_dev_team_near(const symm_dev_tv_t &t)
+{
+    return symm_dev_near(t.start) && symm_dev_near(t.start + (t.size - 1) * t.stride);
+}
+
+/* Group-wide: to dest on every member j (this PE's next first), n bytes of src + j * step; not
+ * waited for. dest may be in the internal part (a scratch buffer): the window and the proxy
+ * reach all of a slot. */
+template <int S>
+SYMM_DEV void symm_dev_span_scatter(const symm_dev_tv_t &t, char *dest, const char *src,
+                                    size_t step, size_t n)
+{
+    for (int k = 1; k <= t.size; k++) {
+        const int j = t.me + k < t.size ? t.me + k : t.me + k - t.size;
+        const int pe = symm_dev_member(t, j);
+        if (symm_dev_near(pe))
+            symm_dev_copy<false>(symm_dev_xlate(dest, pe), src + (size_t)j * step, n,
+                                 symm_dev_tid<S>(), symm_dev_nth<S>());
+        else
+            symm_dev_px_rma<S, true, SYMM_PX_PUT>(dest, src + (size_t)j * step, n, pe);
+    }
+}
+
+/* alltoall (step nbytes), fcollect (step 0) and broadcast (root >= 0: the root's only). */
+template <int S>
+static __device__ __noinline__ void symm_dev_span_move(const symm_dev_tv_t t, char *dest,
+                                                       const char *src, size_t nbytes,
+                                                       size_t step, int root)
+{
+    symm_dev_team_barrier<S>(t, false);
+    if (root < 0 || t.me == root)
+        symm_dev_span_scatter<S>(t, dest, src, step, nbytes);
+    symm_dev_team_barrier<S>(t, true);
+}
+
+/* Reductions (step 0: every member's whole source) and reduce-scatters (step nreduce: member
+ * j's part of every source). */
+template <int S, int OP, typename T>
+static __device__ __noinline__ void symm_dev_span_reduce(const symm_dev_cc_t c, T *dest,
+                                                         const T *src, size_t nreduce,
+                                                         size_t step)
+{
+    const symm_dev_tv_t &t = c.t;
+    const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
+    char *buf = symm_dev_ll_buf(c, 0, symm_dev_c.my_pe);
+    const size_t q = symm_dev_scratch_len(c) / (size_t)t.size / sizeof(T);
+    const T *parts = (const T *)buf;
+
+    for (size_t off = 0; off < nreduce; off += q) {
+        const size_t m = nreduce - off < q ? nreduce - off : q;
+        symm_dev_team_barrier<S>(t, false);
+        symm_dev_span_scatter<S>(t, buf + (size_t)t.me * q * sizeof(T), (const char *)(src + off),
+                                 step * sizeof(T), m * sizeof(T));
+        symm_dev_team_barrier<S>(t, true);
+        for (size_t i = tid; i < m; i += nth) {
+            T acc = symm_dev_ldcg(parts + i);
+            for (int k = 1; k < t.size; k++)
+                acc = symm_dev_combine<OP, T>(acc, symm_dev_ldcg(parts + (size_t)k * q + i));
+            dest[off + i] = acc;
+        }
+    }
+    symm_dev_sync<S>();
+}
+
 /* ---- alltoall and fcollect: member me sends part j (alltoall: src + j * nbytes; fcollect:
  * src) to dest + me * nbytes on member j. Channel ch of nch moves its slice of every part. */
 template <int S, bool ALLTOALL>
@@ -401,6 +475,11 @@ SYMM_DEV void symm_dev_exchange(const symm_dev_cc_t &c, void *dest, const void *
     const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
     const char *s = (const char *)src;
 
+    if (__builtin_expect(!symm_dev_team_near(c.t), 0)) {
+        symm_dev_span_move<S>(c.t, (char *)dest + (size_t)me * nbytes, s, nbytes,
+                              ALLTOALL ? nbytes : 0, -1);
+        return;
+    }
     if (symm_dev_ll_fits(c, nbytes, nch)) {
         symm_dev_ll_coll<S, SYMM_DEV_OP_sum, char>(
             c, ALLTOALL ? SYMM_COLL_ALLTOALL : SYMM_COLL_FCOLLECT, dest, src, nbytes, 0, c.e, 0,
@@ -428,6 +507,10 @@ SYMM_DEV void symm_dev_broadcast(const symm_dev_cc_t &c, void *dest, const void 
 {
     const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
 
+    if (__builtin_expect(!symm_dev_team_near(c.t), 0)) {
+        symm_dev_span_move<S>(c.t, (char *)dest, (const char *)src, nbytes, 0, root);
+        return;
+    }
     if (symm_dev_ll_fits(c, nbytes, nch)) {
         symm_dev_ll_coll<S, SYMM_DEV_OP_sum, char>(c, SYMM_COLL_BROADCAST, dest, src, nbytes,
                                                    root, c.e, 0, symm_dev_ll_words(nbytes) / 2);
@@ -521,6 +604,10 @@ SYMM_DEV void symm_dev_reduce(const symm_dev_cc_t &c, T *dest, const T *src, siz
     const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
     const size_t nbytes = nreduce * sizeof(T);
 
+    if (__builtin_expect(!symm_dev_team_near(c.t), 0)) {
+        symm_dev_span_reduce<S, OP, T>(c, dest, src, nreduce, 0);
+        return;
+    }
     if (symm_dev_ll_fits(c, nbytes, nch)) {
         symm_dev_ll_coll<S, OP, T>(c, SYMM_COLL_REDUCE, dest, src, nbytes, 0, c.e, 0,
                                    symm_dev_ll_words(nbytes) / 2);
@@ -549,6 +636,10 @@ SYMM_DEV void symm_dev_reducescatter(const symm_dev_cc_t &c, T *dest, const T *s
     const unsigned tid = symm_dev_tid<S>(), nth = symm_dev_nth<S>();
     const size_t nbytes = nreduce * sizeof(T);
 
+    if (__builtin_expect(!symm_dev_team_near(c.t), 0)) {
+        symm_dev_span_reduce<S, OP, T>(c, dest, src, nreduce, nreduce);
+        return;
+    }
     if (symm_dev_ll_fits(c, nbytes, nch)) {
         symm_dev_ll_coll<S, OP, T>(c, SYMM_COLL_REDUCESCATTER, dest, src, nbytes, 0, c.e, 0,
                                    symm_dev_ll_words(nbytes) / 2);

@@ -32,7 +32,9 @@
     X(alltoall)                                                                                 \
     X(fcollect)                                                                                 \
     X(broadcast)                                                                                \
-    X(amo)
+    X(amo)                                                                                      \
+    X(far)                                                                                      \
+    X(far_strided)
 
 /* What the core lends the transport: the job, the PEs whose heaps the window maps (this
  * node's, [first, first + count)), the bootstrap's passing of file descriptors among them, and

@@ -194,12 +194,19 @@ SYMM_GPU_KINDS_NV(SYMM_K_REDUCE_KIND, _)
 
 /* symm_k_rscatter_KIND_OP: dest[k] = block tv.me of source, element k, combined over the
  * members in team order, read through the window (a barrier before made the sources complete,
- * one after keeps them until every member has read). */
+ * one after keeps them until every member has read). A team that spans nodes: one block runs
+ * the device reduce-scatter, barriers included. */
 #define SYMM_K_RSCATTER(KIND, T, OP)                                                             \
     extern "C" __global__ void __launch_bounds__(1024) symm_k_rscatter_##KIND##_##OP(           \
         T *dest, const T *src, size_t n, symm_dev_tv_t tv)                                      \
     {                                                                                           \
         const T *mine = src + (size_t)tv.me * n;                                                \
+        if (!symm_dev_team_near(tv)) {                                                          \
+            symm_dev_reducescatter<SYMM_BLOCK, SYMM_DEV_OP_##OP, T>(                            \
+                tv.slot == 0 ? symm_dev_cc_channel(tv, 0) : symm_dev_cc_block(tv), dest, src, \
+                n, 0, 1);                                                                       \
+            return;                                                                             \
+        }                                                                                       \
         for (size_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n;                           \
              k += (size_t)gridDim.x * blockDim.x) {                                             \
             T acc = *symm_dev_xlate(mine + k, tv.start);                                        \
@@ -213,6 +220,41 @@ SYMM_GPU_KINDS_NV(SYMM_K_REDUCE_KIND, _)
     SYMM_IF_##BIT(SYMM_OPS_BITWISE(SYMM_K_RSCATTER, KIND, T))                                   \
     SYMM_OPS_MINMAX(SYMM_K_RSCATTER, KIND, T) SYMM_OPS_SUMPROD(SYMM_K_RSCATTER, KIND, T)
 SYMM_GPU_KINDS(SYMM_K_RSCATTER_KIND, _) SYMM_GPU_KINDS_NV(SYMM_K_RSCATTER_KIND, _)
+
+/* Stream operations on a PE of another node: the device API's proxy path, from one thread.
+ * op is the proxy's (symm/impl/proxy.h): PUT, GET, PUT_SIGNAL and P of n bytes, AMO (a
+ * signal: SET or ADD of value on sig), QUIET. A put returns when the proxy has taken the
+ * source, a get when the data is here; delivery is complete at the next quiet (which a stream
+ * barrier runs too). */
+extern "C" __global__ void symm_k_far(unsigned op, char *dest, const char *src, size_t n,
+                                      int pe, unsigned long long *sig, unsigned long long value,
+                                      int sig_op)
+{
+    if (op == SYMM_PX_PUT)
+        symm_dev_px_rma<SYMM_THREAD, false, SYMM_PX_PUT>(dest, src, n, pe);
+    else if (op == SYMM_PX_GET)
+        symm_dev_px_rma<SYMM_THREAD, false, SYMM_PX_GET>(dest, src, n, pe);
+    else if (op == SYMM_PX_PUT_SIGNAL)
+        symm_dev_px_put_signal<SYMM_THREAD, false>(dest, src, n, sig, value, sig_op, pe);
+    else if (op == SYMM_PX_P)
+        symm_dev_px_p(dest, value, n, pe);
+    else if (op == SYMM_PX_AMO)
+        symm_dev_px_amo(sig_op == SHMEM_SIGNAL_ADD ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET, sig,
+                        value, 0, 8, pe, false);
+    else
+        symm_dev_px_quiet();
+}
+
+/* Strided RMA on a PE of another node: the device API's iput or iget, one block. */
+extern "C" __global__ void symm_k_far_strided(int put, char *dest, const char *src,
+                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                              size_t size, int pe)
+{
+    if (put)
+        symm_dev_iput<SYMM_BLOCK>("", dest, src, dst, sst, nelems, size, pe);
+    else
+        symm_dev_iget<SYMM_BLOCK>("", dest, src, dst, sst, nelems, size, pe);
+}
 
 /* The proxy's atomic on a word of this PE's device heap, asked by a PE of another node
  * (tl/proxy): the old value into *old, host memory the device maps. One thread. */
