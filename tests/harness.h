@@ -254,10 +254,17 @@ static inline void test_gpu_init(void)
     *test_dev_errors = 0;
 }
 
-/* The failures kernels counted so far, folded into the host's count as one check. */
+/* The failures kernels counted so far, folded into the host's count as one check. With
+ * SYMM_TEST_TRACE set, each step's name and time go to stderr (where a slow run stands). */
 static inline void test_gpu_collect(const char *what)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
+    if (getenv("SYMM_TEST_TRACE")) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        fprintf(stderr, "[pe %d %ld.%03ld] %s\n", shmem_my_pe(), (long)ts.tv_sec,
+                ts.tv_nsec / 1000000, what);
+    }
     TEST_ADD(test_checks, 1);
     if (*test_dev_errors) {
         TEST_ADD(test_failures, (long)*test_dev_errors);

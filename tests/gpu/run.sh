@@ -91,7 +91,11 @@ if [ "$only_memcheck" != 1 ]; then
     done
     run "gpu_proxy 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
         "$t/gpu_proxy"
-    run "gpu_rma 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 "$t/gpu_rma"
+    for prog in gpu_rma gpu_coll gpu_team gpu_scope gpu_nvshmem gpu_demo; do
+        run "$prog 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 "$t/$prog"
+    done
+    run "gpu_nvcompat 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
+        "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
 fi
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
