@@ -404,20 +404,20 @@ static const shell_t nv_shells[] = {
      "shmem_put16_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);",
      "shmem_put16_signal_nbi on elements of T"},
     {"SYMM_NV_HOST", "int", "nvshmem_@_broadcast",
-     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root",
-     WORDS "return shmem_uint16_broadcast(team, d, s, nelems, PE_root);",
+     "nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root",
+     WORDS "return shmem_uint16_broadcast(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, PE_root);",
      "shmem_uint16_broadcast on elements of T"},
     {"SYMM_NV_HOST", "int", "nvshmem_@_fcollect",
-     "shmem_team_t team, T *dest, const T *source, size_t nelems",
-     WORDS "return shmem_uint16_fcollect(team, d, s, nelems);",
+     "nvshmem_team_t team, T *dest, const T *source, size_t nelems",
+     WORDS "return shmem_uint16_fcollect(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems);",
      "shmem_uint16_fcollect on elements of T"},
     {"SYMM_NV_HOST", "int", "nvshmem_@_alltoall",
-     "shmem_team_t team, T *dest, const T *source, size_t nelems",
-     WORDS "return shmem_uint16_alltoall(team, d, s, nelems);",
+     "nvshmem_team_t team, T *dest, const T *source, size_t nelems",
+     WORDS "return shmem_uint16_alltoall(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems);",
      "shmem_uint16_alltoall on elements of T"},
     {"SYMM_NV_HOST", "int", "nvshmem_@_alltoalls",
-     "shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems",
-     WORDS "return shmem_uint16_alltoalls(team, d, s, dst, sst, nelems);",
+     "nvshmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems",
+     WORDS "return shmem_uint16_alltoalls(SHMEMX_TEAM_OF_INDEX(team), d, s, dst, sst, nelems);",
      "shmem_uint16_alltoalls on elements of T"},
     {"SYMM_NV_HOST", "void", "nvshmemx_@_put_on_stream",
      "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
@@ -460,16 +460,19 @@ static const shell_t nv_shells[] = {
      "stream);",
      "shmemx_put16_signal_nbi_on_stream"},
     {"SYMM_NV_HOST", "int", "nvshmemx_@_alltoall_on_stream",
-     "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
-     WORDS "return shmemx_uint16_alltoall_on_stream(team, d, s, nelems, stream);",
+     "nvshmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
+     WORDS "return shmemx_uint16_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(team), "
+           "d, s, nelems, stream);",
      "shmemx_uint16_alltoall_on_stream"},
     {"SYMM_NV_HOST", "int", "nvshmemx_@_broadcast_on_stream",
-     "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root" ON_STREAM,
-     WORDS "return shmemx_uint16_broadcast_on_stream(team, d, s, nelems, PE_root, stream);",
+     "nvshmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root" ON_STREAM,
+     WORDS "return shmemx_uint16_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(team), "
+           "d, s, nelems, PE_root, stream);",
      "shmemx_uint16_broadcast_on_stream"},
     {"SYMM_NV_HOST", "int", "nvshmemx_@_fcollect_on_stream",
-     "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
-     WORDS "return shmemx_uint16_fcollect_on_stream(team, d, s, nelems, stream);",
+     "nvshmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
+     WORDS "return shmemx_uint16_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(team), "
+           "d, s, nelems, stream);",
      "shmemx_uint16_fcollect_on_stream"},
     {0}};
 /* The reductions of the NVSHMEM rows, computed by the library (in float). */
@@ -897,7 +900,8 @@ static void define_shell(const shell_t *sh, const row_t *r)
     fprintf(out, "\n{\n    %s\n}\n", body);
 }
 
-/* The NVSHMEM names of the reductions of NVSHMEM row `name` by operator op. */
+/* The NVSHMEM names of the reductions of NVSHMEM row `name` by operator op (NVSHMEM's team is
+ * an integer: SHMEMX_TEAM_OF_INDEX makes it symm's handle). */
 static void nv_names(const char *name, const char *op)
 {
     static const char *const forms[][2] = {{"nvshmem_", "_reduce"},
@@ -906,8 +910,8 @@ static void nv_names(const char *name, const char *op)
                                            {"nvshmemx_", "_reducescatter_on_stream"}};
 
     for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++)
-        fprintf(out, "#define %s%s_%s%s shmemx_%s_%s%s\n", forms[k][0], name, op, forms[k][1],
-                name, op, forms[k][1]);
+        fprintf(out, "#define %s%s_%s%s(team, ...) shmemx_%s_%s%s(SHMEMX_TEAM_OF_INDEX(team), "
+                "__VA_ARGS__)\n", forms[k][0], name, op, forms[k][1], name, op, forms[k][1]);
 }
 
 static void write_nv(const char *dir)

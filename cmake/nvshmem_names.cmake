@@ -5,12 +5,14 @@
 # nvshmemx_putmem_block is shmemx_putmem_block). The names are read from the C preprocessor's
 # output over the headers (the typed ones are in symm/gen, generated from the type table);
 # string literals are dropped first. Names that NVSHMEM gives another meaning are left to
-# nvshmem.h. cmake/api_headers.cmake runs it (the target symm_api_headers, the test
+# nvshmem.h. A routine with a team parameter gets a function-like macro that turns NVSHMEM's
+# integer team into symm's handle. cmake/api_headers.cmake runs it (the target symm_api_headers, the test
 # api_headers_fresh).
 # Run as: cmake -DCC=<C compiler> -DSRC=<source dir> -DBIN=<scratch dir> -DOUT=<file> -P this
+cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...)
 set(skip shmem_malloc shmem_calloc shmem_align shmem_free shmem_realloc shmem_barrier
-    shmem_team_config_t shmem_team_get_config shmem_team_split_strided shmem_team_split_2d
-    shmemx_team_init)
+    shmem_sync shmem_team_t shmem_team_config_t shmem_team_get_config shmem_team_split_strided
+    shmem_team_split_2d shmemx_team_init)
 set(inc -I${SRC}/include)
 file(WRITE ${BIN}/nvshmem_names_host.c
      "#include <shmem.h>\n#include <shmemx.h>\n#include <shmemx_gpu.h>\n")
@@ -30,6 +32,36 @@ foreach(pass host device)
 endforeach()
 file(REMOVE ${BIN}/nvshmem_names_host.c)
 string(REGEX REPLACE "\"([^\"\\\\]|\\\\.)*\"" " " text "${text}")
+# Routines with a team parameter: NVSHMEM's team handles are integers (nvshmem.h), so their
+# NVSHMEM names are function-like macros that pass each team as SHMEMX_TEAM_OF_INDEX(team).
+# Their parameter lists, from the declarations: "NAME(..., shmem_team_t NAME, ...)".
+string(REGEX MATCHALL "shmemx?_[a-z0-9_]+ *\\([^()]*shmem_team_t [^()]*\\)" decls "${text}")
+set(team_names "")
+foreach(d IN LISTS decls)
+  string(REGEX MATCH "^(shmemx?_[a-z0-9_]+) *\\(([^()]*)\\)" m "${d}")
+  set(name ${CMAKE_MATCH_1})
+  if(name IN_LIST team_names OR name IN_LIST skip)
+    continue()
+  endif()
+  string(REPLACE "," ";" params "${CMAKE_MATCH_2}")
+  set(formal "")
+  set(actual "")
+  set(i 0)
+  foreach(p IN LISTS params)
+    string(STRIP "${p}" p)
+    list(APPEND formal "a${i}")
+    if(p MATCHES "^(const )?shmem_team_t [A-Za-z_]")
+      list(APPEND actual "SHMEMX_TEAM_OF_INDEX(a${i})")
+    else()
+      list(APPEND actual "a${i}")
+    endif()
+    math(EXPR i "${i} + 1")
+  endforeach()
+  list(JOIN formal ", " formal)
+  list(JOIN actual ", " actual)
+  list(APPEND team_names ${name})
+  set(team_macro_${name} "(${formal}) ${name}(${actual})")
+endforeach()
 string(REGEX MATCHALL "[A-Za-z0-9_]+" words "${text}")
 list(FILTER words INCLUDE REGEX "^shmemx?_[a-z0-9_]*[a-z0-9]$")
 list(REMOVE_DUPLICATES words)
@@ -47,10 +79,14 @@ string(APPEND body "do not edit. The test\n * api_headers_fresh fails when this 
 string(APPEND body "what the generator writes.\n */\n")
 string(APPEND body "#ifndef SYMM_NVSHMEM_NAMES_H\n#define SYMM_NVSHMEM_NAMES_H\n")
 foreach(w IN LISTS words)
-  string(APPEND body "#define nv${w} ${w}\n")
+  set(def " ${w}")
+  if(w IN_LIST team_names)
+    set(def "${team_macro_${w}}")
+  endif()
+  string(APPEND body "#define nv${w}${def}\n")
   # NVSHMEM's reduce-scatter is nvshmem_TYPE_OP_reducescatter; symm's is an extension.
   if(w MATCHES "^shmemx_([a-z0-9]+_[a-z]+_reducescatter)$")
-    string(APPEND body "#define nvshmem_${CMAKE_MATCH_1} ${w}\n")
+    string(APPEND body "#define nvshmem_${CMAKE_MATCH_1}${def}\n")
   endif()
 endforeach()
 string(APPEND body "#endif\n")

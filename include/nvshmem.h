@@ -6,8 +6,9 @@
  *
  * Names. Every routine and type of symm's OpenSHMEM API, on the host and in kernels, answers
  * to its NVSHMEM name as well: nvshmem_NAME is shmem_NAME and nvshmemx_NAME is shmemx_NAME
- * (nvshmem_int_p, nvshmemx_putmem_block, nvshmemx_float_sum_reduce_on_stream,
- * nvshmem_team_t, ...). The list, symm/nvshmem_names.h, is generated from symm's own headers
+ * (nvshmem_int_p, nvshmemx_putmem_block, nvshmemx_float_sum_reduce_on_stream, ...); those
+ * with a team parameter take NVSHMEM's integer team (below). The list, symm/nvshmem_names.h,
+ * is generated from symm's own headers
  * (cmake/nvshmem_names.cmake), and a test checks that it follows them. A .cu file gets the
  * device API (symm/device.cuh) with it; a host-only file gets shmem.h, shmemx.h and
  * shmemx_gpu.h.
@@ -15,9 +16,10 @@
  * Where NVSHMEM means something else than OpenSHMEM, this header maps it:
  *  - nvshmem_malloc, _calloc, _align and _free allocate on the device heap (symmetric GPU
  *    memory): shmemx_malloc_device and its family.
- *  - NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED, NVSHMEM_TEAM_INVALID, and NVSHMEMX_TEAM_NODE,
- *    the PEs of this node (SHMEM_TEAM_SHARED: in symm the PEs that share memory are those of
- *    a node). NVSHMEM_CMP_*, NVSHMEM_SIGNAL_SET and _ADD, NVSHMEM_THREAD_*.
+ *  - nvshmem_team_t is an int32_t index, as NVSHMEM's: NVSHMEM_TEAM_WORLD (0),
+ *    NVSHMEM_TEAM_SHARED (1), NVSHMEMX_TEAM_NODE (2, the shared team: in symm the PEs that
+ *    share memory are those of a node), NVSHMEM_TEAM_INVALID (-1), split teams from
+ *    NVSHMEM_TEAMS_MIN on. NVSHMEM_CMP_*, NVSHMEM_SIGNAL_SET and _ADD, NVSHMEM_THREAD_*.
  *  - nvshmem_barrier(team): a barrier on a team (quiet, then sync), on the host and in
  *    kernels; OpenSHMEM's shmem_barrier is the active-set form.
  *  - nvshmemx_signal_op(sig_addr, signal, sig_op, pe), host and device.
@@ -78,10 +80,28 @@
 #endif
 
 /* ---- Constants ------------------------------------------------------------------------------ */
-#define NVSHMEM_TEAM_WORLD SHMEM_TEAM_WORLD
-#define NVSHMEM_TEAM_SHARED SHMEM_TEAM_SHARED
-#define NVSHMEMX_TEAM_NODE SHMEM_TEAM_SHARED
-#define NVSHMEM_TEAM_INVALID SHMEM_TEAM_INVALID
+/* Teams are integers, as NVSHMEM's: the predefined ones (a zero-initialised handle is the
+ * world), then the split teams. Every NVSHMEM name of a routine with a team parameter passes
+ * the team as SHMEMX_TEAM_OF_INDEX(team) (symm/nvshmem_names.h); the splits return the index
+ * (shmemx_team_index). NVSHMEMX_TEAM_NODE is the shared team: in symm the PEs that share
+ * memory are those of a node. NVSHMEMX_TEAM_SAME_MYPE_NODE and NVSHMEM's internal teams are
+ * not there: a routine given their index ends the job with a message naming it. */
+typedef int32_t nvshmem_team_t;
+typedef nvshmem_team_t nvshmemx_team_t;
+typedef enum {
+    NVSHMEM_TEAM_INVALID = -1,
+    NVSHMEM_TEAM_WORLD = 0,
+    NVSHMEM_TEAM_WORLD_INDEX = 0,
+    NVSHMEM_TEAM_SHARED = 1,
+    NVSHMEM_TEAM_SHARED_INDEX = 1,
+    NVSHMEMX_TEAM_NODE = 2,
+    NVSHMEM_TEAM_NODE_INDEX = 2,
+    NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = 3,
+    NVSHMEM_TEAM_SAME_GPU_INDEX = 4,
+    NVSHMEM_TEAM_GPU_LEADERS_INDEX = 5,
+    NVSHMEM_TEAMS_MIN = 6,
+    NVSHMEM_TEAM_INDEX_MAX = 0x7fffffff
+} nvshmem_team_id_t;
 
 #define NVSHMEM_CMP_EQ SHMEM_CMP_EQ
 #define NVSHMEM_CMP_NE SHMEM_CMP_NE
@@ -152,7 +172,7 @@ typedef enum {
 #define nvshmem_realloc shmemx_realloc_device
 
 /* No multicast: as NVSHMEM where NVLink multicast is off. */
-SYMM_NV_FN void *nvshmemx_mc_ptr(shmem_team_t team, const void *ptr)
+SYMM_NV_FN void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr)
 {
     (void)team;
     (void)ptr;
@@ -224,7 +244,6 @@ SYMM_NV_FN void nvshmemx_vendor_get_version_info(int *major, int *minor, int *pa
  * takes num_contexts where the mask has NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS; nvshmemx_team_init
  * takes the team's unique id from it (shmemx_team_init). */
 typedef uint64_t nvshmemx_team_uniqueid_t;
-typedef shmem_team_t nvshmemx_team_t;
 typedef struct {
     int version;
     int num_contexts;
@@ -242,17 +261,6 @@ typedef nvshmem_team_config_v2 nvshmem_team_config_t;
     {(2 << 16) + (int)sizeof(nvshmem_team_config_t), -1, NVSHMEM_TEAM_UNIQUID_INITIALIZER, {0}}
 #define NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS SHMEM_TEAM_NUM_CONTEXTS
 #define NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID 0x2L
-/* The indices of NVSHMEM's predefined teams (its team handles are these integers). */
-typedef enum {
-    NVSHMEM_TEAM_WORLD_INDEX = 0,
-    NVSHMEM_TEAM_SHARED_INDEX = 1,
-    NVSHMEM_TEAM_NODE_INDEX = 2,
-    NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = 3,
-    NVSHMEM_TEAM_SAME_GPU_INDEX = 4,
-    NVSHMEM_TEAM_GPU_LEADERS_INDEX = 5,
-    NVSHMEM_TEAMS_MIN = 6,
-    NVSHMEM_TEAM_INDEX_MAX = 0x7fffffff
-} nvshmem_team_id_t;
 
 static inline shmem_team_config_t symm_nv_team_config(const nvshmem_team_config_t *config,
                                                       long mask)
@@ -264,61 +272,73 @@ static inline shmem_team_config_t symm_nv_team_config(const nvshmem_team_config_
     return c;
 }
 
-static inline void nvshmem_team_get_config(shmem_team_t team, nvshmem_team_config_t *config)
+static inline void nvshmem_team_get_config(nvshmem_team_t team, nvshmem_team_config_t *config)
 {
     shmem_team_config_t c = {0};
     nvshmem_team_config_t v = NVSHMEM_TEAM_CONFIG_INITIALIZER;
 
-    shmem_team_get_config(team, SHMEM_TEAM_NUM_CONTEXTS, &c);
+    shmem_team_get_config(SHMEMX_TEAM_OF_INDEX(team), SHMEM_TEAM_NUM_CONTEXTS, &c);
     v.num_contexts = c.num_contexts;
     *config = v;
 }
 
-static inline int nvshmem_team_split_strided(shmem_team_t parent_team, int PE_start,
+static inline int nvshmem_team_split_strided(nvshmem_team_t parent_team, int PE_start,
                                              int PE_stride, int PE_size,
                                              const nvshmem_team_config_t *config,
-                                             long config_mask, shmem_team_t *new_team)
+                                             long config_mask, nvshmem_team_t *new_team)
 {
     shmem_team_config_t c = symm_nv_team_config(config, config_mask);
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    int rc = shmem_team_split_strided(SHMEMX_TEAM_OF_INDEX(parent_team), PE_start, PE_stride,
+                                      PE_size, &c, config_mask & SHMEM_TEAM_NUM_CONTEXTS, &t);
 
-    return shmem_team_split_strided(parent_team, PE_start, PE_stride, PE_size, &c,
-                                    config_mask & SHMEM_TEAM_NUM_CONTEXTS, new_team);
+    *new_team = shmemx_team_index(t);
+    return rc;
 }
 
-static inline int nvshmemx_team_init(shmem_team_t *team, nvshmem_team_config_t *config,
+static inline int nvshmemx_team_init(nvshmem_team_t *team, nvshmem_team_config_t *config,
                                      long config_mask, int npes, int pe_idx_in_team)
 {
     shmem_team_config_t c = symm_nv_team_config(config, config_mask);
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    int rc = shmemx_team_init(config ? config->uniqueid : NVSHMEM_TEAM_UNIQUID_INITIALIZER, npes,
+                              pe_idx_in_team, &c, config_mask & SHMEM_TEAM_NUM_CONTEXTS, &t);
 
-    return shmemx_team_init(config ? config->uniqueid : NVSHMEM_TEAM_UNIQUID_INITIALIZER, npes,
-                            pe_idx_in_team, &c, config_mask & SHMEM_TEAM_NUM_CONTEXTS, team);
+    *team = shmemx_team_index(t);
+    return rc;
 }
 
-static inline int nvshmem_team_split_2d(shmem_team_t parent_team, int xrange,
+static inline int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
                                         const nvshmem_team_config_t *xaxis_config,
-                                        long xaxis_mask, shmem_team_t *xaxis_team,
+                                        long xaxis_mask, nvshmem_team_t *xaxis_team,
                                         const nvshmem_team_config_t *yaxis_config,
-                                        long yaxis_mask, shmem_team_t *yaxis_team)
+                                        long yaxis_mask, nvshmem_team_t *yaxis_team)
 {
     shmem_team_config_t x = symm_nv_team_config(xaxis_config, xaxis_mask);
     shmem_team_config_t y = symm_nv_team_config(yaxis_config, yaxis_mask);
+    shmem_team_t tx = SHMEM_TEAM_INVALID, ty = SHMEM_TEAM_INVALID;
+    int rc = shmem_team_split_2d(SHMEMX_TEAM_OF_INDEX(parent_team), xrange, &x,
+                                 xaxis_mask & SHMEM_TEAM_NUM_CONTEXTS, &tx, &y,
+                                 yaxis_mask & SHMEM_TEAM_NUM_CONTEXTS, &ty);
 
-    return shmem_team_split_2d(parent_team, xrange, &x, xaxis_mask & SHMEM_TEAM_NUM_CONTEXTS,
-                               xaxis_team, &y, yaxis_mask & SHMEM_TEAM_NUM_CONTEXTS,
-                               yaxis_team);
+    *xaxis_team = shmemx_team_index(tx);
+    *yaxis_team = shmemx_team_index(ty);
+    return rc;
 }
 
 /* ---- Team barrier and signal operation ------------------------------------------------------ */
-SYMM_NV_FN int symm_nv_barrier(shmem_team_t team)
+SYMM_NV_FN int symm_nv_barrier(nvshmem_team_t team)
 {
 #ifdef __CUDA_ARCH__
-    return shmemx_barrier(team);
+    return shmemx_barrier(SHMEMX_TEAM_OF_INDEX(team));
 #else
     shmem_quiet();
-    return shmem_team_sync(team);
+    return shmem_team_sync(SHMEMX_TEAM_OF_INDEX(team));
 #endif
 }
 #define nvshmem_barrier symm_nv_barrier
+/* nvshmem_sync(team) is the team's sync (OpenSHMEM's shmem_sync has a second, active-set form). */
+#define nvshmem_sync(team) shmem_team_sync(SHMEMX_TEAM_OF_INDEX(team))
 
 SYMM_NV_FN void symm_nv_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {

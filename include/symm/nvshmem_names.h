@@ -10,46 +10,46 @@
 #define nvshmem_addr_accessible shmem_addr_accessible
 #define nvshmem_alltoall32 shmem_alltoall32
 #define nvshmem_alltoall64 shmem_alltoall64
-#define nvshmem_alltoallmem shmem_alltoallmem
+#define nvshmem_alltoallmem(a0, a1, a2, a3) shmem_alltoallmem(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_alltoalls32 shmem_alltoalls32
 #define nvshmem_alltoalls64 shmem_alltoalls64
-#define nvshmem_alltoallsmem shmem_alltoallsmem
+#define nvshmem_alltoallsmem(a0, a1, a2, a3, a4, a5) shmem_alltoallsmem(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_barrier_all shmem_barrier_all
 #define nvshmem_broadcast32 shmem_broadcast32
 #define nvshmem_broadcast64 shmem_broadcast64
-#define nvshmem_broadcastmem shmem_broadcastmem
-#define nvshmem_char_alltoall shmem_char_alltoall
-#define nvshmem_char_alltoalls shmem_char_alltoalls
-#define nvshmem_char_broadcast shmem_char_broadcast
-#define nvshmem_char_collect shmem_char_collect
-#define nvshmem_char_fcollect shmem_char_fcollect
+#define nvshmem_broadcastmem(a0, a1, a2, a3, a4) shmem_broadcastmem(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_char_alltoall(a0, a1, a2, a3) shmem_char_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_alltoalls(a0, a1, a2, a3, a4, a5) shmem_char_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_char_broadcast(a0, a1, a2, a3, a4) shmem_char_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_char_collect(a0, a1, a2, a3) shmem_char_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_fcollect(a0, a1, a2, a3) shmem_char_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_char_g shmem_char_g
 #define nvshmem_char_get shmem_char_get
 #define nvshmem_char_get_nbi shmem_char_get_nbi
 #define nvshmem_char_iget shmem_char_iget
 #define nvshmem_char_iput shmem_char_iput
-#define nvshmem_char_max_reduce shmem_char_max_reduce
-#define nvshmem_char_min_reduce shmem_char_min_reduce
+#define nvshmem_char_max_reduce(a0, a1, a2, a3) shmem_char_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_min_reduce(a0, a1, a2, a3) shmem_char_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_char_p shmem_char_p
-#define nvshmem_char_prod_reduce shmem_char_prod_reduce
+#define nvshmem_char_prod_reduce(a0, a1, a2, a3) shmem_char_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_char_put shmem_char_put
 #define nvshmem_char_put_nbi shmem_char_put_nbi
 #define nvshmem_char_put_signal shmem_char_put_signal
 #define nvshmem_char_put_signal_nbi shmem_char_put_signal_nbi
-#define nvshmem_char_sum_exscan shmem_char_sum_exscan
-#define nvshmem_char_sum_inscan shmem_char_sum_inscan
-#define nvshmem_char_sum_reduce shmem_char_sum_reduce
+#define nvshmem_char_sum_exscan(a0, a1, a2, a3) shmem_char_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_sum_inscan(a0, a1, a2, a3) shmem_char_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_sum_reduce(a0, a1, a2, a3) shmem_char_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_clear_lock shmem_clear_lock
 #define nvshmem_collect32 shmem_collect32
 #define nvshmem_collect64 shmem_collect64
-#define nvshmem_collectmem shmem_collectmem
-#define nvshmem_complexd_prod_reduce shmem_complexd_prod_reduce
+#define nvshmem_collectmem(a0, a1, a2, a3) shmem_collectmem(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexd_prod_reduce(a0, a1, a2, a3) shmem_complexd_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexd_prod_to_all shmem_complexd_prod_to_all
-#define nvshmem_complexd_sum_reduce shmem_complexd_sum_reduce
+#define nvshmem_complexd_sum_reduce(a0, a1, a2, a3) shmem_complexd_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexd_sum_to_all shmem_complexd_sum_to_all
-#define nvshmem_complexf_prod_reduce shmem_complexf_prod_reduce
+#define nvshmem_complexf_prod_reduce(a0, a1, a2, a3) shmem_complexf_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexf_prod_to_all shmem_complexf_prod_to_all
-#define nvshmem_complexf_sum_reduce shmem_complexf_sum_reduce
+#define nvshmem_complexf_sum_reduce(a0, a1, a2, a3) shmem_complexf_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexf_sum_to_all shmem_complexf_sum_to_all
 #define nvshmem_ctx_char_g shmem_ctx_char_g
 #define nvshmem_ctx_char_get shmem_ctx_char_get
@@ -104,7 +104,7 @@
 #define nvshmem_ctx_get64_nbi shmem_ctx_get64_nbi
 #define nvshmem_ctx_get8 shmem_ctx_get8
 #define nvshmem_ctx_get8_nbi shmem_ctx_get8_nbi
-#define nvshmem_ctx_get_team shmem_ctx_get_team
+#define nvshmem_ctx_get_team(a0, a1) shmem_ctx_get_team(a0, a1)
 #define nvshmem_ctx_getmem shmem_ctx_getmem
 #define nvshmem_ctx_getmem_nbi shmem_ctx_getmem_nbi
 #define nvshmem_ctx_iget128 shmem_ctx_iget128
@@ -574,75 +574,75 @@
 #define nvshmem_ctx_ushort_put_nbi shmem_ctx_ushort_put_nbi
 #define nvshmem_ctx_ushort_put_signal shmem_ctx_ushort_put_signal
 #define nvshmem_ctx_ushort_put_signal_nbi shmem_ctx_ushort_put_signal_nbi
-#define nvshmem_double_alltoall shmem_double_alltoall
-#define nvshmem_double_alltoalls shmem_double_alltoalls
+#define nvshmem_double_alltoall(a0, a1, a2, a3) shmem_double_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_alltoalls(a0, a1, a2, a3, a4, a5) shmem_double_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_double_atomic_fetch shmem_double_atomic_fetch
 #define nvshmem_double_atomic_fetch_nbi shmem_double_atomic_fetch_nbi
 #define nvshmem_double_atomic_set shmem_double_atomic_set
 #define nvshmem_double_atomic_swap shmem_double_atomic_swap
 #define nvshmem_double_atomic_swap_nbi shmem_double_atomic_swap_nbi
-#define nvshmem_double_broadcast shmem_double_broadcast
-#define nvshmem_double_collect shmem_double_collect
-#define nvshmem_double_fcollect shmem_double_fcollect
+#define nvshmem_double_broadcast(a0, a1, a2, a3, a4) shmem_double_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_double_collect(a0, a1, a2, a3) shmem_double_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_fcollect(a0, a1, a2, a3) shmem_double_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_double_fetch shmem_double_fetch
 #define nvshmem_double_g shmem_double_g
 #define nvshmem_double_get shmem_double_get
 #define nvshmem_double_get_nbi shmem_double_get_nbi
 #define nvshmem_double_iget shmem_double_iget
 #define nvshmem_double_iput shmem_double_iput
-#define nvshmem_double_max_reduce shmem_double_max_reduce
+#define nvshmem_double_max_reduce(a0, a1, a2, a3) shmem_double_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_double_max_to_all shmem_double_max_to_all
-#define nvshmem_double_min_reduce shmem_double_min_reduce
+#define nvshmem_double_min_reduce(a0, a1, a2, a3) shmem_double_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_double_min_to_all shmem_double_min_to_all
 #define nvshmem_double_p shmem_double_p
-#define nvshmem_double_prod_reduce shmem_double_prod_reduce
+#define nvshmem_double_prod_reduce(a0, a1, a2, a3) shmem_double_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_double_prod_to_all shmem_double_prod_to_all
 #define nvshmem_double_put shmem_double_put
 #define nvshmem_double_put_nbi shmem_double_put_nbi
 #define nvshmem_double_put_signal shmem_double_put_signal
 #define nvshmem_double_put_signal_nbi shmem_double_put_signal_nbi
 #define nvshmem_double_set shmem_double_set
-#define nvshmem_double_sum_exscan shmem_double_sum_exscan
-#define nvshmem_double_sum_inscan shmem_double_sum_inscan
-#define nvshmem_double_sum_reduce shmem_double_sum_reduce
+#define nvshmem_double_sum_exscan(a0, a1, a2, a3) shmem_double_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_sum_inscan(a0, a1, a2, a3) shmem_double_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_sum_reduce(a0, a1, a2, a3) shmem_double_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_double_sum_to_all shmem_double_sum_to_all
 #define nvshmem_double_swap shmem_double_swap
 #define nvshmem_fcollect32 shmem_fcollect32
 #define nvshmem_fcollect64 shmem_fcollect64
-#define nvshmem_fcollectmem shmem_fcollectmem
+#define nvshmem_fcollectmem(a0, a1, a2, a3) shmem_fcollectmem(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_fence shmem_fence
 #define nvshmem_finalize shmem_finalize
-#define nvshmem_float_alltoall shmem_float_alltoall
-#define nvshmem_float_alltoalls shmem_float_alltoalls
+#define nvshmem_float_alltoall(a0, a1, a2, a3) shmem_float_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_alltoalls(a0, a1, a2, a3, a4, a5) shmem_float_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_float_atomic_fetch shmem_float_atomic_fetch
 #define nvshmem_float_atomic_fetch_nbi shmem_float_atomic_fetch_nbi
 #define nvshmem_float_atomic_set shmem_float_atomic_set
 #define nvshmem_float_atomic_swap shmem_float_atomic_swap
 #define nvshmem_float_atomic_swap_nbi shmem_float_atomic_swap_nbi
-#define nvshmem_float_broadcast shmem_float_broadcast
-#define nvshmem_float_collect shmem_float_collect
-#define nvshmem_float_fcollect shmem_float_fcollect
+#define nvshmem_float_broadcast(a0, a1, a2, a3, a4) shmem_float_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_float_collect(a0, a1, a2, a3) shmem_float_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_fcollect(a0, a1, a2, a3) shmem_float_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_float_fetch shmem_float_fetch
 #define nvshmem_float_g shmem_float_g
 #define nvshmem_float_get shmem_float_get
 #define nvshmem_float_get_nbi shmem_float_get_nbi
 #define nvshmem_float_iget shmem_float_iget
 #define nvshmem_float_iput shmem_float_iput
-#define nvshmem_float_max_reduce shmem_float_max_reduce
+#define nvshmem_float_max_reduce(a0, a1, a2, a3) shmem_float_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_float_max_to_all shmem_float_max_to_all
-#define nvshmem_float_min_reduce shmem_float_min_reduce
+#define nvshmem_float_min_reduce(a0, a1, a2, a3) shmem_float_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_float_min_to_all shmem_float_min_to_all
 #define nvshmem_float_p shmem_float_p
-#define nvshmem_float_prod_reduce shmem_float_prod_reduce
+#define nvshmem_float_prod_reduce(a0, a1, a2, a3) shmem_float_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_float_prod_to_all shmem_float_prod_to_all
 #define nvshmem_float_put shmem_float_put
 #define nvshmem_float_put_nbi shmem_float_put_nbi
 #define nvshmem_float_put_signal shmem_float_put_signal
 #define nvshmem_float_put_signal_nbi shmem_float_put_signal_nbi
 #define nvshmem_float_set shmem_float_set
-#define nvshmem_float_sum_exscan shmem_float_sum_exscan
-#define nvshmem_float_sum_inscan shmem_float_sum_inscan
-#define nvshmem_float_sum_reduce shmem_float_sum_reduce
+#define nvshmem_float_sum_exscan(a0, a1, a2, a3) shmem_float_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_sum_inscan(a0, a1, a2, a3) shmem_float_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_sum_reduce(a0, a1, a2, a3) shmem_float_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_float_sum_to_all shmem_float_sum_to_all
 #define nvshmem_float_swap shmem_float_swap
 #define nvshmem_get128 shmem_get128
@@ -667,33 +667,33 @@
 #define nvshmem_info_get_version shmem_info_get_version
 #define nvshmem_init shmem_init
 #define nvshmem_init_thread shmem_init_thread
-#define nvshmem_int16_alltoall shmem_int16_alltoall
-#define nvshmem_int16_alltoalls shmem_int16_alltoalls
-#define nvshmem_int16_and_reduce shmem_int16_and_reduce
-#define nvshmem_int16_broadcast shmem_int16_broadcast
-#define nvshmem_int16_collect shmem_int16_collect
-#define nvshmem_int16_fcollect shmem_int16_fcollect
+#define nvshmem_int16_alltoall(a0, a1, a2, a3) shmem_int16_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_alltoalls(a0, a1, a2, a3, a4, a5) shmem_int16_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_int16_and_reduce(a0, a1, a2, a3) shmem_int16_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_broadcast(a0, a1, a2, a3, a4) shmem_int16_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_int16_collect(a0, a1, a2, a3) shmem_int16_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_fcollect(a0, a1, a2, a3) shmem_int16_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int16_g shmem_int16_g
 #define nvshmem_int16_get shmem_int16_get
 #define nvshmem_int16_get_nbi shmem_int16_get_nbi
 #define nvshmem_int16_iget shmem_int16_iget
 #define nvshmem_int16_iput shmem_int16_iput
-#define nvshmem_int16_max_reduce shmem_int16_max_reduce
-#define nvshmem_int16_min_reduce shmem_int16_min_reduce
-#define nvshmem_int16_or_reduce shmem_int16_or_reduce
+#define nvshmem_int16_max_reduce(a0, a1, a2, a3) shmem_int16_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_min_reduce(a0, a1, a2, a3) shmem_int16_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_or_reduce(a0, a1, a2, a3) shmem_int16_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int16_p shmem_int16_p
-#define nvshmem_int16_prod_reduce shmem_int16_prod_reduce
+#define nvshmem_int16_prod_reduce(a0, a1, a2, a3) shmem_int16_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int16_put shmem_int16_put
 #define nvshmem_int16_put_nbi shmem_int16_put_nbi
 #define nvshmem_int16_put_signal shmem_int16_put_signal
 #define nvshmem_int16_put_signal_nbi shmem_int16_put_signal_nbi
-#define nvshmem_int16_sum_exscan shmem_int16_sum_exscan
-#define nvshmem_int16_sum_inscan shmem_int16_sum_inscan
-#define nvshmem_int16_sum_reduce shmem_int16_sum_reduce
-#define nvshmem_int16_xor_reduce shmem_int16_xor_reduce
-#define nvshmem_int32_alltoall shmem_int32_alltoall
-#define nvshmem_int32_alltoalls shmem_int32_alltoalls
-#define nvshmem_int32_and_reduce shmem_int32_and_reduce
+#define nvshmem_int16_sum_exscan(a0, a1, a2, a3) shmem_int16_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_sum_inscan(a0, a1, a2, a3) shmem_int16_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_sum_reduce(a0, a1, a2, a3) shmem_int16_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_xor_reduce(a0, a1, a2, a3) shmem_int16_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_alltoall(a0, a1, a2, a3) shmem_int32_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_alltoalls(a0, a1, a2, a3, a4, a5) shmem_int32_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_int32_and_reduce(a0, a1, a2, a3) shmem_int32_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int32_atomic_add shmem_int32_atomic_add
 #define nvshmem_int32_atomic_and shmem_int32_atomic_and
 #define nvshmem_int32_atomic_compare_swap shmem_int32_atomic_compare_swap
@@ -716,26 +716,26 @@
 #define nvshmem_int32_atomic_swap shmem_int32_atomic_swap
 #define nvshmem_int32_atomic_swap_nbi shmem_int32_atomic_swap_nbi
 #define nvshmem_int32_atomic_xor shmem_int32_atomic_xor
-#define nvshmem_int32_broadcast shmem_int32_broadcast
-#define nvshmem_int32_collect shmem_int32_collect
-#define nvshmem_int32_fcollect shmem_int32_fcollect
+#define nvshmem_int32_broadcast(a0, a1, a2, a3, a4) shmem_int32_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_int32_collect(a0, a1, a2, a3) shmem_int32_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_fcollect(a0, a1, a2, a3) shmem_int32_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int32_g shmem_int32_g
 #define nvshmem_int32_get shmem_int32_get
 #define nvshmem_int32_get_nbi shmem_int32_get_nbi
 #define nvshmem_int32_iget shmem_int32_iget
 #define nvshmem_int32_iput shmem_int32_iput
-#define nvshmem_int32_max_reduce shmem_int32_max_reduce
-#define nvshmem_int32_min_reduce shmem_int32_min_reduce
-#define nvshmem_int32_or_reduce shmem_int32_or_reduce
+#define nvshmem_int32_max_reduce(a0, a1, a2, a3) shmem_int32_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_min_reduce(a0, a1, a2, a3) shmem_int32_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_or_reduce(a0, a1, a2, a3) shmem_int32_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int32_p shmem_int32_p
-#define nvshmem_int32_prod_reduce shmem_int32_prod_reduce
+#define nvshmem_int32_prod_reduce(a0, a1, a2, a3) shmem_int32_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int32_put shmem_int32_put
 #define nvshmem_int32_put_nbi shmem_int32_put_nbi
 #define nvshmem_int32_put_signal shmem_int32_put_signal
 #define nvshmem_int32_put_signal_nbi shmem_int32_put_signal_nbi
-#define nvshmem_int32_sum_exscan shmem_int32_sum_exscan
-#define nvshmem_int32_sum_inscan shmem_int32_sum_inscan
-#define nvshmem_int32_sum_reduce shmem_int32_sum_reduce
+#define nvshmem_int32_sum_exscan(a0, a1, a2, a3) shmem_int32_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_sum_inscan(a0, a1, a2, a3) shmem_int32_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_sum_reduce(a0, a1, a2, a3) shmem_int32_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int32_test shmem_int32_test
 #define nvshmem_int32_test_all shmem_int32_test_all
 #define nvshmem_int32_test_all_vector shmem_int32_test_all_vector
@@ -751,10 +751,10 @@
 #define nvshmem_int32_wait_until_any_vector shmem_int32_wait_until_any_vector
 #define nvshmem_int32_wait_until_some shmem_int32_wait_until_some
 #define nvshmem_int32_wait_until_some_vector shmem_int32_wait_until_some_vector
-#define nvshmem_int32_xor_reduce shmem_int32_xor_reduce
-#define nvshmem_int64_alltoall shmem_int64_alltoall
-#define nvshmem_int64_alltoalls shmem_int64_alltoalls
-#define nvshmem_int64_and_reduce shmem_int64_and_reduce
+#define nvshmem_int32_xor_reduce(a0, a1, a2, a3) shmem_int32_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_alltoall(a0, a1, a2, a3) shmem_int64_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_alltoalls(a0, a1, a2, a3, a4, a5) shmem_int64_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_int64_and_reduce(a0, a1, a2, a3) shmem_int64_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int64_atomic_add shmem_int64_atomic_add
 #define nvshmem_int64_atomic_and shmem_int64_atomic_and
 #define nvshmem_int64_atomic_compare_swap shmem_int64_atomic_compare_swap
@@ -777,26 +777,26 @@
 #define nvshmem_int64_atomic_swap shmem_int64_atomic_swap
 #define nvshmem_int64_atomic_swap_nbi shmem_int64_atomic_swap_nbi
 #define nvshmem_int64_atomic_xor shmem_int64_atomic_xor
-#define nvshmem_int64_broadcast shmem_int64_broadcast
-#define nvshmem_int64_collect shmem_int64_collect
-#define nvshmem_int64_fcollect shmem_int64_fcollect
+#define nvshmem_int64_broadcast(a0, a1, a2, a3, a4) shmem_int64_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_int64_collect(a0, a1, a2, a3) shmem_int64_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_fcollect(a0, a1, a2, a3) shmem_int64_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int64_g shmem_int64_g
 #define nvshmem_int64_get shmem_int64_get
 #define nvshmem_int64_get_nbi shmem_int64_get_nbi
 #define nvshmem_int64_iget shmem_int64_iget
 #define nvshmem_int64_iput shmem_int64_iput
-#define nvshmem_int64_max_reduce shmem_int64_max_reduce
-#define nvshmem_int64_min_reduce shmem_int64_min_reduce
-#define nvshmem_int64_or_reduce shmem_int64_or_reduce
+#define nvshmem_int64_max_reduce(a0, a1, a2, a3) shmem_int64_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_min_reduce(a0, a1, a2, a3) shmem_int64_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_or_reduce(a0, a1, a2, a3) shmem_int64_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int64_p shmem_int64_p
-#define nvshmem_int64_prod_reduce shmem_int64_prod_reduce
+#define nvshmem_int64_prod_reduce(a0, a1, a2, a3) shmem_int64_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int64_put shmem_int64_put
 #define nvshmem_int64_put_nbi shmem_int64_put_nbi
 #define nvshmem_int64_put_signal shmem_int64_put_signal
 #define nvshmem_int64_put_signal_nbi shmem_int64_put_signal_nbi
-#define nvshmem_int64_sum_exscan shmem_int64_sum_exscan
-#define nvshmem_int64_sum_inscan shmem_int64_sum_inscan
-#define nvshmem_int64_sum_reduce shmem_int64_sum_reduce
+#define nvshmem_int64_sum_exscan(a0, a1, a2, a3) shmem_int64_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_sum_inscan(a0, a1, a2, a3) shmem_int64_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_sum_reduce(a0, a1, a2, a3) shmem_int64_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int64_test shmem_int64_test
 #define nvshmem_int64_test_all shmem_int64_test_all
 #define nvshmem_int64_test_all_vector shmem_int64_test_all_vector
@@ -812,34 +812,34 @@
 #define nvshmem_int64_wait_until_any_vector shmem_int64_wait_until_any_vector
 #define nvshmem_int64_wait_until_some shmem_int64_wait_until_some
 #define nvshmem_int64_wait_until_some_vector shmem_int64_wait_until_some_vector
-#define nvshmem_int64_xor_reduce shmem_int64_xor_reduce
-#define nvshmem_int8_alltoall shmem_int8_alltoall
-#define nvshmem_int8_alltoalls shmem_int8_alltoalls
-#define nvshmem_int8_and_reduce shmem_int8_and_reduce
-#define nvshmem_int8_broadcast shmem_int8_broadcast
-#define nvshmem_int8_collect shmem_int8_collect
-#define nvshmem_int8_fcollect shmem_int8_fcollect
+#define nvshmem_int64_xor_reduce(a0, a1, a2, a3) shmem_int64_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_alltoall(a0, a1, a2, a3) shmem_int8_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_alltoalls(a0, a1, a2, a3, a4, a5) shmem_int8_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_int8_and_reduce(a0, a1, a2, a3) shmem_int8_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_broadcast(a0, a1, a2, a3, a4) shmem_int8_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_int8_collect(a0, a1, a2, a3) shmem_int8_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_fcollect(a0, a1, a2, a3) shmem_int8_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int8_g shmem_int8_g
 #define nvshmem_int8_get shmem_int8_get
 #define nvshmem_int8_get_nbi shmem_int8_get_nbi
 #define nvshmem_int8_iget shmem_int8_iget
 #define nvshmem_int8_iput shmem_int8_iput
-#define nvshmem_int8_max_reduce shmem_int8_max_reduce
-#define nvshmem_int8_min_reduce shmem_int8_min_reduce
-#define nvshmem_int8_or_reduce shmem_int8_or_reduce
+#define nvshmem_int8_max_reduce(a0, a1, a2, a3) shmem_int8_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_min_reduce(a0, a1, a2, a3) shmem_int8_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_or_reduce(a0, a1, a2, a3) shmem_int8_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int8_p shmem_int8_p
-#define nvshmem_int8_prod_reduce shmem_int8_prod_reduce
+#define nvshmem_int8_prod_reduce(a0, a1, a2, a3) shmem_int8_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int8_put shmem_int8_put
 #define nvshmem_int8_put_nbi shmem_int8_put_nbi
 #define nvshmem_int8_put_signal shmem_int8_put_signal
 #define nvshmem_int8_put_signal_nbi shmem_int8_put_signal_nbi
-#define nvshmem_int8_sum_exscan shmem_int8_sum_exscan
-#define nvshmem_int8_sum_inscan shmem_int8_sum_inscan
-#define nvshmem_int8_sum_reduce shmem_int8_sum_reduce
-#define nvshmem_int8_xor_reduce shmem_int8_xor_reduce
+#define nvshmem_int8_sum_exscan(a0, a1, a2, a3) shmem_int8_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_sum_inscan(a0, a1, a2, a3) shmem_int8_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_sum_reduce(a0, a1, a2, a3) shmem_int8_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_xor_reduce(a0, a1, a2, a3) shmem_int8_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_add shmem_int_add
-#define nvshmem_int_alltoall shmem_int_alltoall
-#define nvshmem_int_alltoalls shmem_int_alltoalls
+#define nvshmem_int_alltoall(a0, a1, a2, a3) shmem_int_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_alltoalls(a0, a1, a2, a3, a4, a5) shmem_int_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_int_and_to_all shmem_int_and_to_all
 #define nvshmem_int_atomic_add shmem_int_atomic_add
 #define nvshmem_int_atomic_compare_swap shmem_int_atomic_compare_swap
@@ -854,11 +854,11 @@
 #define nvshmem_int_atomic_set shmem_int_atomic_set
 #define nvshmem_int_atomic_swap shmem_int_atomic_swap
 #define nvshmem_int_atomic_swap_nbi shmem_int_atomic_swap_nbi
-#define nvshmem_int_broadcast shmem_int_broadcast
-#define nvshmem_int_collect shmem_int_collect
+#define nvshmem_int_broadcast(a0, a1, a2, a3, a4) shmem_int_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_int_collect(a0, a1, a2, a3) shmem_int_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_cswap shmem_int_cswap
 #define nvshmem_int_fadd shmem_int_fadd
-#define nvshmem_int_fcollect shmem_int_fcollect
+#define nvshmem_int_fcollect(a0, a1, a2, a3) shmem_int_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_fetch shmem_int_fetch
 #define nvshmem_int_finc shmem_int_finc
 #define nvshmem_int_g shmem_int_g
@@ -867,22 +867,22 @@
 #define nvshmem_int_iget shmem_int_iget
 #define nvshmem_int_inc shmem_int_inc
 #define nvshmem_int_iput shmem_int_iput
-#define nvshmem_int_max_reduce shmem_int_max_reduce
+#define nvshmem_int_max_reduce(a0, a1, a2, a3) shmem_int_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_max_to_all shmem_int_max_to_all
-#define nvshmem_int_min_reduce shmem_int_min_reduce
+#define nvshmem_int_min_reduce(a0, a1, a2, a3) shmem_int_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_min_to_all shmem_int_min_to_all
 #define nvshmem_int_or_to_all shmem_int_or_to_all
 #define nvshmem_int_p shmem_int_p
-#define nvshmem_int_prod_reduce shmem_int_prod_reduce
+#define nvshmem_int_prod_reduce(a0, a1, a2, a3) shmem_int_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_prod_to_all shmem_int_prod_to_all
 #define nvshmem_int_put shmem_int_put
 #define nvshmem_int_put_nbi shmem_int_put_nbi
 #define nvshmem_int_put_signal shmem_int_put_signal
 #define nvshmem_int_put_signal_nbi shmem_int_put_signal_nbi
 #define nvshmem_int_set shmem_int_set
-#define nvshmem_int_sum_exscan shmem_int_sum_exscan
-#define nvshmem_int_sum_inscan shmem_int_sum_inscan
-#define nvshmem_int_sum_reduce shmem_int_sum_reduce
+#define nvshmem_int_sum_exscan(a0, a1, a2, a3) shmem_int_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_sum_inscan(a0, a1, a2, a3) shmem_int_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_sum_reduce(a0, a1, a2, a3) shmem_int_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_int_sum_to_all shmem_int_sum_to_all
 #define nvshmem_int_swap shmem_int_swap
 #define nvshmem_int_test shmem_int_test
@@ -907,8 +907,8 @@
 #define nvshmem_iput64 shmem_iput64
 #define nvshmem_iput8 shmem_iput8
 #define nvshmem_long_add shmem_long_add
-#define nvshmem_long_alltoall shmem_long_alltoall
-#define nvshmem_long_alltoalls shmem_long_alltoalls
+#define nvshmem_long_alltoall(a0, a1, a2, a3) shmem_long_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_alltoalls(a0, a1, a2, a3, a4, a5) shmem_long_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_long_and_to_all shmem_long_and_to_all
 #define nvshmem_long_atomic_add shmem_long_atomic_add
 #define nvshmem_long_atomic_compare_swap shmem_long_atomic_compare_swap
@@ -923,11 +923,11 @@
 #define nvshmem_long_atomic_set shmem_long_atomic_set
 #define nvshmem_long_atomic_swap shmem_long_atomic_swap
 #define nvshmem_long_atomic_swap_nbi shmem_long_atomic_swap_nbi
-#define nvshmem_long_broadcast shmem_long_broadcast
-#define nvshmem_long_collect shmem_long_collect
+#define nvshmem_long_broadcast(a0, a1, a2, a3, a4) shmem_long_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_long_collect(a0, a1, a2, a3) shmem_long_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_long_cswap shmem_long_cswap
 #define nvshmem_long_fadd shmem_long_fadd
-#define nvshmem_long_fcollect shmem_long_fcollect
+#define nvshmem_long_fcollect(a0, a1, a2, a3) shmem_long_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_long_fetch shmem_long_fetch
 #define nvshmem_long_finc shmem_long_finc
 #define nvshmem_long_g shmem_long_g
@@ -936,22 +936,22 @@
 #define nvshmem_long_iget shmem_long_iget
 #define nvshmem_long_inc shmem_long_inc
 #define nvshmem_long_iput shmem_long_iput
-#define nvshmem_long_max_reduce shmem_long_max_reduce
+#define nvshmem_long_max_reduce(a0, a1, a2, a3) shmem_long_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_long_max_to_all shmem_long_max_to_all
-#define nvshmem_long_min_reduce shmem_long_min_reduce
+#define nvshmem_long_min_reduce(a0, a1, a2, a3) shmem_long_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_long_min_to_all shmem_long_min_to_all
 #define nvshmem_long_or_to_all shmem_long_or_to_all
 #define nvshmem_long_p shmem_long_p
-#define nvshmem_long_prod_reduce shmem_long_prod_reduce
+#define nvshmem_long_prod_reduce(a0, a1, a2, a3) shmem_long_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_long_prod_to_all shmem_long_prod_to_all
 #define nvshmem_long_put shmem_long_put
 #define nvshmem_long_put_nbi shmem_long_put_nbi
 #define nvshmem_long_put_signal shmem_long_put_signal
 #define nvshmem_long_put_signal_nbi shmem_long_put_signal_nbi
 #define nvshmem_long_set shmem_long_set
-#define nvshmem_long_sum_exscan shmem_long_sum_exscan
-#define nvshmem_long_sum_inscan shmem_long_sum_inscan
-#define nvshmem_long_sum_reduce shmem_long_sum_reduce
+#define nvshmem_long_sum_exscan(a0, a1, a2, a3) shmem_long_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_sum_inscan(a0, a1, a2, a3) shmem_long_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_sum_reduce(a0, a1, a2, a3) shmem_long_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_long_sum_to_all shmem_long_sum_to_all
 #define nvshmem_long_swap shmem_long_swap
 #define nvshmem_long_test shmem_long_test
@@ -970,34 +970,34 @@
 #define nvshmem_long_wait_until_some shmem_long_wait_until_some
 #define nvshmem_long_wait_until_some_vector shmem_long_wait_until_some_vector
 #define nvshmem_long_xor_to_all shmem_long_xor_to_all
-#define nvshmem_longdouble_alltoall shmem_longdouble_alltoall
-#define nvshmem_longdouble_alltoalls shmem_longdouble_alltoalls
-#define nvshmem_longdouble_broadcast shmem_longdouble_broadcast
-#define nvshmem_longdouble_collect shmem_longdouble_collect
-#define nvshmem_longdouble_fcollect shmem_longdouble_fcollect
+#define nvshmem_longdouble_alltoall(a0, a1, a2, a3) shmem_longdouble_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_alltoalls(a0, a1, a2, a3, a4, a5) shmem_longdouble_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_longdouble_broadcast(a0, a1, a2, a3, a4) shmem_longdouble_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_longdouble_collect(a0, a1, a2, a3) shmem_longdouble_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_fcollect(a0, a1, a2, a3) shmem_longdouble_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longdouble_g shmem_longdouble_g
 #define nvshmem_longdouble_get shmem_longdouble_get
 #define nvshmem_longdouble_get_nbi shmem_longdouble_get_nbi
 #define nvshmem_longdouble_iget shmem_longdouble_iget
 #define nvshmem_longdouble_iput shmem_longdouble_iput
-#define nvshmem_longdouble_max_reduce shmem_longdouble_max_reduce
+#define nvshmem_longdouble_max_reduce(a0, a1, a2, a3) shmem_longdouble_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longdouble_max_to_all shmem_longdouble_max_to_all
-#define nvshmem_longdouble_min_reduce shmem_longdouble_min_reduce
+#define nvshmem_longdouble_min_reduce(a0, a1, a2, a3) shmem_longdouble_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longdouble_min_to_all shmem_longdouble_min_to_all
 #define nvshmem_longdouble_p shmem_longdouble_p
-#define nvshmem_longdouble_prod_reduce shmem_longdouble_prod_reduce
+#define nvshmem_longdouble_prod_reduce(a0, a1, a2, a3) shmem_longdouble_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longdouble_prod_to_all shmem_longdouble_prod_to_all
 #define nvshmem_longdouble_put shmem_longdouble_put
 #define nvshmem_longdouble_put_nbi shmem_longdouble_put_nbi
 #define nvshmem_longdouble_put_signal shmem_longdouble_put_signal
 #define nvshmem_longdouble_put_signal_nbi shmem_longdouble_put_signal_nbi
-#define nvshmem_longdouble_sum_exscan shmem_longdouble_sum_exscan
-#define nvshmem_longdouble_sum_inscan shmem_longdouble_sum_inscan
-#define nvshmem_longdouble_sum_reduce shmem_longdouble_sum_reduce
+#define nvshmem_longdouble_sum_exscan(a0, a1, a2, a3) shmem_longdouble_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_sum_inscan(a0, a1, a2, a3) shmem_longdouble_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_sum_reduce(a0, a1, a2, a3) shmem_longdouble_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longdouble_sum_to_all shmem_longdouble_sum_to_all
 #define nvshmem_longlong_add shmem_longlong_add
-#define nvshmem_longlong_alltoall shmem_longlong_alltoall
-#define nvshmem_longlong_alltoalls shmem_longlong_alltoalls
+#define nvshmem_longlong_alltoall(a0, a1, a2, a3) shmem_longlong_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_alltoalls(a0, a1, a2, a3, a4, a5) shmem_longlong_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_longlong_and_to_all shmem_longlong_and_to_all
 #define nvshmem_longlong_atomic_add shmem_longlong_atomic_add
 #define nvshmem_longlong_atomic_compare_swap shmem_longlong_atomic_compare_swap
@@ -1012,11 +1012,11 @@
 #define nvshmem_longlong_atomic_set shmem_longlong_atomic_set
 #define nvshmem_longlong_atomic_swap shmem_longlong_atomic_swap
 #define nvshmem_longlong_atomic_swap_nbi shmem_longlong_atomic_swap_nbi
-#define nvshmem_longlong_broadcast shmem_longlong_broadcast
-#define nvshmem_longlong_collect shmem_longlong_collect
+#define nvshmem_longlong_broadcast(a0, a1, a2, a3, a4) shmem_longlong_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_longlong_collect(a0, a1, a2, a3) shmem_longlong_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longlong_cswap shmem_longlong_cswap
 #define nvshmem_longlong_fadd shmem_longlong_fadd
-#define nvshmem_longlong_fcollect shmem_longlong_fcollect
+#define nvshmem_longlong_fcollect(a0, a1, a2, a3) shmem_longlong_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longlong_fetch shmem_longlong_fetch
 #define nvshmem_longlong_finc shmem_longlong_finc
 #define nvshmem_longlong_g shmem_longlong_g
@@ -1025,22 +1025,22 @@
 #define nvshmem_longlong_iget shmem_longlong_iget
 #define nvshmem_longlong_inc shmem_longlong_inc
 #define nvshmem_longlong_iput shmem_longlong_iput
-#define nvshmem_longlong_max_reduce shmem_longlong_max_reduce
+#define nvshmem_longlong_max_reduce(a0, a1, a2, a3) shmem_longlong_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longlong_max_to_all shmem_longlong_max_to_all
-#define nvshmem_longlong_min_reduce shmem_longlong_min_reduce
+#define nvshmem_longlong_min_reduce(a0, a1, a2, a3) shmem_longlong_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longlong_min_to_all shmem_longlong_min_to_all
 #define nvshmem_longlong_or_to_all shmem_longlong_or_to_all
 #define nvshmem_longlong_p shmem_longlong_p
-#define nvshmem_longlong_prod_reduce shmem_longlong_prod_reduce
+#define nvshmem_longlong_prod_reduce(a0, a1, a2, a3) shmem_longlong_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longlong_prod_to_all shmem_longlong_prod_to_all
 #define nvshmem_longlong_put shmem_longlong_put
 #define nvshmem_longlong_put_nbi shmem_longlong_put_nbi
 #define nvshmem_longlong_put_signal shmem_longlong_put_signal
 #define nvshmem_longlong_put_signal_nbi shmem_longlong_put_signal_nbi
 #define nvshmem_longlong_set shmem_longlong_set
-#define nvshmem_longlong_sum_exscan shmem_longlong_sum_exscan
-#define nvshmem_longlong_sum_inscan shmem_longlong_sum_inscan
-#define nvshmem_longlong_sum_reduce shmem_longlong_sum_reduce
+#define nvshmem_longlong_sum_exscan(a0, a1, a2, a3) shmem_longlong_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_sum_inscan(a0, a1, a2, a3) shmem_longlong_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_sum_reduce(a0, a1, a2, a3) shmem_longlong_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_longlong_sum_to_all shmem_longlong_sum_to_all
 #define nvshmem_longlong_swap shmem_longlong_swap
 #define nvshmem_longlong_test shmem_longlong_test
@@ -1065,8 +1065,8 @@
 #define nvshmem_pcontrol shmem_pcontrol
 #define nvshmem_pe_accessible shmem_pe_accessible
 #define nvshmem_ptr shmem_ptr
-#define nvshmem_ptrdiff_alltoall shmem_ptrdiff_alltoall
-#define nvshmem_ptrdiff_alltoalls shmem_ptrdiff_alltoalls
+#define nvshmem_ptrdiff_alltoall(a0, a1, a2, a3) shmem_ptrdiff_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_alltoalls(a0, a1, a2, a3, a4, a5) shmem_ptrdiff_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_ptrdiff_atomic_add shmem_ptrdiff_atomic_add
 #define nvshmem_ptrdiff_atomic_compare_swap shmem_ptrdiff_atomic_compare_swap
 #define nvshmem_ptrdiff_atomic_compare_swap_nbi shmem_ptrdiff_atomic_compare_swap_nbi
@@ -1080,25 +1080,25 @@
 #define nvshmem_ptrdiff_atomic_set shmem_ptrdiff_atomic_set
 #define nvshmem_ptrdiff_atomic_swap shmem_ptrdiff_atomic_swap
 #define nvshmem_ptrdiff_atomic_swap_nbi shmem_ptrdiff_atomic_swap_nbi
-#define nvshmem_ptrdiff_broadcast shmem_ptrdiff_broadcast
-#define nvshmem_ptrdiff_collect shmem_ptrdiff_collect
-#define nvshmem_ptrdiff_fcollect shmem_ptrdiff_fcollect
+#define nvshmem_ptrdiff_broadcast(a0, a1, a2, a3, a4) shmem_ptrdiff_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_ptrdiff_collect(a0, a1, a2, a3) shmem_ptrdiff_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_fcollect(a0, a1, a2, a3) shmem_ptrdiff_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ptrdiff_g shmem_ptrdiff_g
 #define nvshmem_ptrdiff_get shmem_ptrdiff_get
 #define nvshmem_ptrdiff_get_nbi shmem_ptrdiff_get_nbi
 #define nvshmem_ptrdiff_iget shmem_ptrdiff_iget
 #define nvshmem_ptrdiff_iput shmem_ptrdiff_iput
-#define nvshmem_ptrdiff_max_reduce shmem_ptrdiff_max_reduce
-#define nvshmem_ptrdiff_min_reduce shmem_ptrdiff_min_reduce
+#define nvshmem_ptrdiff_max_reduce(a0, a1, a2, a3) shmem_ptrdiff_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_min_reduce(a0, a1, a2, a3) shmem_ptrdiff_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ptrdiff_p shmem_ptrdiff_p
-#define nvshmem_ptrdiff_prod_reduce shmem_ptrdiff_prod_reduce
+#define nvshmem_ptrdiff_prod_reduce(a0, a1, a2, a3) shmem_ptrdiff_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ptrdiff_put shmem_ptrdiff_put
 #define nvshmem_ptrdiff_put_nbi shmem_ptrdiff_put_nbi
 #define nvshmem_ptrdiff_put_signal shmem_ptrdiff_put_signal
 #define nvshmem_ptrdiff_put_signal_nbi shmem_ptrdiff_put_signal_nbi
-#define nvshmem_ptrdiff_sum_exscan shmem_ptrdiff_sum_exscan
-#define nvshmem_ptrdiff_sum_inscan shmem_ptrdiff_sum_inscan
-#define nvshmem_ptrdiff_sum_reduce shmem_ptrdiff_sum_reduce
+#define nvshmem_ptrdiff_sum_exscan(a0, a1, a2, a3) shmem_ptrdiff_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_sum_inscan(a0, a1, a2, a3) shmem_ptrdiff_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_sum_reduce(a0, a1, a2, a3) shmem_ptrdiff_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ptrdiff_test shmem_ptrdiff_test
 #define nvshmem_ptrdiff_test_all shmem_ptrdiff_test_all
 #define nvshmem_ptrdiff_test_all_vector shmem_ptrdiff_test_all_vector
@@ -1140,54 +1140,54 @@
 #define nvshmem_putmem_signal_nbi shmem_putmem_signal_nbi
 #define nvshmem_query_thread shmem_query_thread
 #define nvshmem_quiet shmem_quiet
-#define nvshmem_schar_alltoall shmem_schar_alltoall
-#define nvshmem_schar_alltoalls shmem_schar_alltoalls
-#define nvshmem_schar_broadcast shmem_schar_broadcast
-#define nvshmem_schar_collect shmem_schar_collect
-#define nvshmem_schar_fcollect shmem_schar_fcollect
+#define nvshmem_schar_alltoall(a0, a1, a2, a3) shmem_schar_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_alltoalls(a0, a1, a2, a3, a4, a5) shmem_schar_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_schar_broadcast(a0, a1, a2, a3, a4) shmem_schar_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_schar_collect(a0, a1, a2, a3) shmem_schar_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_fcollect(a0, a1, a2, a3) shmem_schar_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_schar_g shmem_schar_g
 #define nvshmem_schar_get shmem_schar_get
 #define nvshmem_schar_get_nbi shmem_schar_get_nbi
 #define nvshmem_schar_iget shmem_schar_iget
 #define nvshmem_schar_iput shmem_schar_iput
-#define nvshmem_schar_max_reduce shmem_schar_max_reduce
-#define nvshmem_schar_min_reduce shmem_schar_min_reduce
+#define nvshmem_schar_max_reduce(a0, a1, a2, a3) shmem_schar_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_min_reduce(a0, a1, a2, a3) shmem_schar_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_schar_p shmem_schar_p
-#define nvshmem_schar_prod_reduce shmem_schar_prod_reduce
+#define nvshmem_schar_prod_reduce(a0, a1, a2, a3) shmem_schar_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_schar_put shmem_schar_put
 #define nvshmem_schar_put_nbi shmem_schar_put_nbi
 #define nvshmem_schar_put_signal shmem_schar_put_signal
 #define nvshmem_schar_put_signal_nbi shmem_schar_put_signal_nbi
-#define nvshmem_schar_sum_exscan shmem_schar_sum_exscan
-#define nvshmem_schar_sum_inscan shmem_schar_sum_inscan
-#define nvshmem_schar_sum_reduce shmem_schar_sum_reduce
+#define nvshmem_schar_sum_exscan(a0, a1, a2, a3) shmem_schar_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_sum_inscan(a0, a1, a2, a3) shmem_schar_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_sum_reduce(a0, a1, a2, a3) shmem_schar_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_set_lock shmem_set_lock
-#define nvshmem_short_alltoall shmem_short_alltoall
-#define nvshmem_short_alltoalls shmem_short_alltoalls
+#define nvshmem_short_alltoall(a0, a1, a2, a3) shmem_short_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_alltoalls(a0, a1, a2, a3, a4, a5) shmem_short_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
 #define nvshmem_short_and_to_all shmem_short_and_to_all
-#define nvshmem_short_broadcast shmem_short_broadcast
-#define nvshmem_short_collect shmem_short_collect
-#define nvshmem_short_fcollect shmem_short_fcollect
+#define nvshmem_short_broadcast(a0, a1, a2, a3, a4) shmem_short_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_short_collect(a0, a1, a2, a3) shmem_short_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_fcollect(a0, a1, a2, a3) shmem_short_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_short_g shmem_short_g
 #define nvshmem_short_get shmem_short_get
 #define nvshmem_short_get_nbi shmem_short_get_nbi
 #define nvshmem_short_iget shmem_short_iget
 #define nvshmem_short_iput shmem_short_iput
-#define nvshmem_short_max_reduce shmem_short_max_reduce
+#define nvshmem_short_max_reduce(a0, a1, a2, a3) shmem_short_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_short_max_to_all shmem_short_max_to_all
-#define nvshmem_short_min_reduce shmem_short_min_reduce
+#define nvshmem_short_min_reduce(a0, a1, a2, a3) shmem_short_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_short_min_to_all shmem_short_min_to_all
 #define nvshmem_short_or_to_all shmem_short_or_to_all
 #define nvshmem_short_p shmem_short_p
-#define nvshmem_short_prod_reduce shmem_short_prod_reduce
+#define nvshmem_short_prod_reduce(a0, a1, a2, a3) shmem_short_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_short_prod_to_all shmem_short_prod_to_all
 #define nvshmem_short_put shmem_short_put
 #define nvshmem_short_put_nbi shmem_short_put_nbi
 #define nvshmem_short_put_signal shmem_short_put_signal
 #define nvshmem_short_put_signal_nbi shmem_short_put_signal_nbi
-#define nvshmem_short_sum_exscan shmem_short_sum_exscan
-#define nvshmem_short_sum_inscan shmem_short_sum_inscan
-#define nvshmem_short_sum_reduce shmem_short_sum_reduce
+#define nvshmem_short_sum_exscan(a0, a1, a2, a3) shmem_short_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_sum_inscan(a0, a1, a2, a3) shmem_short_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_sum_reduce(a0, a1, a2, a3) shmem_short_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_short_sum_to_all shmem_short_sum_to_all
 #define nvshmem_short_test shmem_short_test
 #define nvshmem_short_test_all shmem_short_test_all
@@ -1209,9 +1209,9 @@
 #define nvshmem_signal_fetch shmem_signal_fetch
 #define nvshmem_signal_set shmem_signal_set
 #define nvshmem_signal_wait_until shmem_signal_wait_until
-#define nvshmem_size_alltoall shmem_size_alltoall
-#define nvshmem_size_alltoalls shmem_size_alltoalls
-#define nvshmem_size_and_reduce shmem_size_and_reduce
+#define nvshmem_size_alltoall(a0, a1, a2, a3) shmem_size_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_alltoalls(a0, a1, a2, a3, a4, a5) shmem_size_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_size_and_reduce(a0, a1, a2, a3) shmem_size_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_size_atomic_add shmem_size_atomic_add
 #define nvshmem_size_atomic_compare_swap shmem_size_atomic_compare_swap
 #define nvshmem_size_atomic_compare_swap_nbi shmem_size_atomic_compare_swap_nbi
@@ -1225,26 +1225,26 @@
 #define nvshmem_size_atomic_set shmem_size_atomic_set
 #define nvshmem_size_atomic_swap shmem_size_atomic_swap
 #define nvshmem_size_atomic_swap_nbi shmem_size_atomic_swap_nbi
-#define nvshmem_size_broadcast shmem_size_broadcast
-#define nvshmem_size_collect shmem_size_collect
-#define nvshmem_size_fcollect shmem_size_fcollect
+#define nvshmem_size_broadcast(a0, a1, a2, a3, a4) shmem_size_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_size_collect(a0, a1, a2, a3) shmem_size_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_fcollect(a0, a1, a2, a3) shmem_size_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_size_g shmem_size_g
 #define nvshmem_size_get shmem_size_get
 #define nvshmem_size_get_nbi shmem_size_get_nbi
 #define nvshmem_size_iget shmem_size_iget
 #define nvshmem_size_iput shmem_size_iput
-#define nvshmem_size_max_reduce shmem_size_max_reduce
-#define nvshmem_size_min_reduce shmem_size_min_reduce
-#define nvshmem_size_or_reduce shmem_size_or_reduce
+#define nvshmem_size_max_reduce(a0, a1, a2, a3) shmem_size_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_min_reduce(a0, a1, a2, a3) shmem_size_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_or_reduce(a0, a1, a2, a3) shmem_size_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_size_p shmem_size_p
-#define nvshmem_size_prod_reduce shmem_size_prod_reduce
+#define nvshmem_size_prod_reduce(a0, a1, a2, a3) shmem_size_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_size_put shmem_size_put
 #define nvshmem_size_put_nbi shmem_size_put_nbi
 #define nvshmem_size_put_signal shmem_size_put_signal
 #define nvshmem_size_put_signal_nbi shmem_size_put_signal_nbi
-#define nvshmem_size_sum_exscan shmem_size_sum_exscan
-#define nvshmem_size_sum_inscan shmem_size_sum_inscan
-#define nvshmem_size_sum_reduce shmem_size_sum_reduce
+#define nvshmem_size_sum_exscan(a0, a1, a2, a3) shmem_size_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_sum_inscan(a0, a1, a2, a3) shmem_size_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_sum_reduce(a0, a1, a2, a3) shmem_size_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_size_test shmem_size_test
 #define nvshmem_size_test_all shmem_size_test_all
 #define nvshmem_size_test_all_vector shmem_size_test_all_vector
@@ -1260,70 +1260,68 @@
 #define nvshmem_size_wait_until_any_vector shmem_size_wait_until_any_vector
 #define nvshmem_size_wait_until_some shmem_size_wait_until_some
 #define nvshmem_size_wait_until_some_vector shmem_size_wait_until_some_vector
-#define nvshmem_size_xor_reduce shmem_size_xor_reduce
+#define nvshmem_size_xor_reduce(a0, a1, a2, a3) shmem_size_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_swap shmem_swap
-#define nvshmem_sync shmem_sync
 #define nvshmem_sync_all shmem_sync_all
-#define nvshmem_team_create_ctx shmem_team_create_ctx
-#define nvshmem_team_destroy shmem_team_destroy
-#define nvshmem_team_my_pe shmem_team_my_pe
-#define nvshmem_team_n_pes shmem_team_n_pes
-#define nvshmem_team_ptr shmem_team_ptr
-#define nvshmem_team_sync shmem_team_sync
-#define nvshmem_team_t shmem_team_t
-#define nvshmem_team_translate_pe shmem_team_translate_pe
+#define nvshmem_team_create_ctx(a0, a1, a2) shmem_team_create_ctx(SHMEMX_TEAM_OF_INDEX(a0), a1, a2)
+#define nvshmem_team_destroy(a0) shmem_team_destroy(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmem_team_my_pe(a0) shmem_team_my_pe(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmem_team_n_pes(a0) shmem_team_n_pes(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmem_team_ptr(a0, a1, a2) shmem_team_ptr(SHMEMX_TEAM_OF_INDEX(a0), a1, a2)
+#define nvshmem_team_sync(a0) shmem_team_sync(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmem_team_translate_pe(a0, a1, a2) shmem_team_translate_pe(SHMEMX_TEAM_OF_INDEX(a0), a1, SHMEMX_TEAM_OF_INDEX(a2))
 #define nvshmem_test_lock shmem_test_lock
-#define nvshmem_uchar_alltoall shmem_uchar_alltoall
-#define nvshmem_uchar_alltoalls shmem_uchar_alltoalls
-#define nvshmem_uchar_and_reduce shmem_uchar_and_reduce
-#define nvshmem_uchar_broadcast shmem_uchar_broadcast
-#define nvshmem_uchar_collect shmem_uchar_collect
-#define nvshmem_uchar_fcollect shmem_uchar_fcollect
+#define nvshmem_uchar_alltoall(a0, a1, a2, a3) shmem_uchar_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_alltoalls(a0, a1, a2, a3, a4, a5) shmem_uchar_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_uchar_and_reduce(a0, a1, a2, a3) shmem_uchar_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_broadcast(a0, a1, a2, a3, a4) shmem_uchar_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_uchar_collect(a0, a1, a2, a3) shmem_uchar_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_fcollect(a0, a1, a2, a3) shmem_uchar_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uchar_g shmem_uchar_g
 #define nvshmem_uchar_get shmem_uchar_get
 #define nvshmem_uchar_get_nbi shmem_uchar_get_nbi
 #define nvshmem_uchar_iget shmem_uchar_iget
 #define nvshmem_uchar_iput shmem_uchar_iput
-#define nvshmem_uchar_max_reduce shmem_uchar_max_reduce
-#define nvshmem_uchar_min_reduce shmem_uchar_min_reduce
-#define nvshmem_uchar_or_reduce shmem_uchar_or_reduce
+#define nvshmem_uchar_max_reduce(a0, a1, a2, a3) shmem_uchar_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_min_reduce(a0, a1, a2, a3) shmem_uchar_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_or_reduce(a0, a1, a2, a3) shmem_uchar_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uchar_p shmem_uchar_p
-#define nvshmem_uchar_prod_reduce shmem_uchar_prod_reduce
+#define nvshmem_uchar_prod_reduce(a0, a1, a2, a3) shmem_uchar_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uchar_put shmem_uchar_put
 #define nvshmem_uchar_put_nbi shmem_uchar_put_nbi
 #define nvshmem_uchar_put_signal shmem_uchar_put_signal
 #define nvshmem_uchar_put_signal_nbi shmem_uchar_put_signal_nbi
-#define nvshmem_uchar_sum_exscan shmem_uchar_sum_exscan
-#define nvshmem_uchar_sum_inscan shmem_uchar_sum_inscan
-#define nvshmem_uchar_sum_reduce shmem_uchar_sum_reduce
-#define nvshmem_uchar_xor_reduce shmem_uchar_xor_reduce
-#define nvshmem_uint16_alltoall shmem_uint16_alltoall
-#define nvshmem_uint16_alltoalls shmem_uint16_alltoalls
-#define nvshmem_uint16_and_reduce shmem_uint16_and_reduce
-#define nvshmem_uint16_broadcast shmem_uint16_broadcast
-#define nvshmem_uint16_collect shmem_uint16_collect
-#define nvshmem_uint16_fcollect shmem_uint16_fcollect
+#define nvshmem_uchar_sum_exscan(a0, a1, a2, a3) shmem_uchar_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_sum_inscan(a0, a1, a2, a3) shmem_uchar_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_sum_reduce(a0, a1, a2, a3) shmem_uchar_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_xor_reduce(a0, a1, a2, a3) shmem_uchar_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_alltoall(a0, a1, a2, a3) shmem_uint16_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_alltoalls(a0, a1, a2, a3, a4, a5) shmem_uint16_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_uint16_and_reduce(a0, a1, a2, a3) shmem_uint16_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_broadcast(a0, a1, a2, a3, a4) shmem_uint16_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_uint16_collect(a0, a1, a2, a3) shmem_uint16_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_fcollect(a0, a1, a2, a3) shmem_uint16_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint16_g shmem_uint16_g
 #define nvshmem_uint16_get shmem_uint16_get
 #define nvshmem_uint16_get_nbi shmem_uint16_get_nbi
 #define nvshmem_uint16_iget shmem_uint16_iget
 #define nvshmem_uint16_iput shmem_uint16_iput
-#define nvshmem_uint16_max_reduce shmem_uint16_max_reduce
-#define nvshmem_uint16_min_reduce shmem_uint16_min_reduce
-#define nvshmem_uint16_or_reduce shmem_uint16_or_reduce
+#define nvshmem_uint16_max_reduce(a0, a1, a2, a3) shmem_uint16_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_min_reduce(a0, a1, a2, a3) shmem_uint16_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_or_reduce(a0, a1, a2, a3) shmem_uint16_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint16_p shmem_uint16_p
-#define nvshmem_uint16_prod_reduce shmem_uint16_prod_reduce
+#define nvshmem_uint16_prod_reduce(a0, a1, a2, a3) shmem_uint16_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint16_put shmem_uint16_put
 #define nvshmem_uint16_put_nbi shmem_uint16_put_nbi
 #define nvshmem_uint16_put_signal shmem_uint16_put_signal
 #define nvshmem_uint16_put_signal_nbi shmem_uint16_put_signal_nbi
-#define nvshmem_uint16_sum_exscan shmem_uint16_sum_exscan
-#define nvshmem_uint16_sum_inscan shmem_uint16_sum_inscan
-#define nvshmem_uint16_sum_reduce shmem_uint16_sum_reduce
-#define nvshmem_uint16_xor_reduce shmem_uint16_xor_reduce
-#define nvshmem_uint32_alltoall shmem_uint32_alltoall
-#define nvshmem_uint32_alltoalls shmem_uint32_alltoalls
-#define nvshmem_uint32_and_reduce shmem_uint32_and_reduce
+#define nvshmem_uint16_sum_exscan(a0, a1, a2, a3) shmem_uint16_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_sum_inscan(a0, a1, a2, a3) shmem_uint16_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_sum_reduce(a0, a1, a2, a3) shmem_uint16_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_xor_reduce(a0, a1, a2, a3) shmem_uint16_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_alltoall(a0, a1, a2, a3) shmem_uint32_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_alltoalls(a0, a1, a2, a3, a4, a5) shmem_uint32_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_uint32_and_reduce(a0, a1, a2, a3) shmem_uint32_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint32_atomic_add shmem_uint32_atomic_add
 #define nvshmem_uint32_atomic_and shmem_uint32_atomic_and
 #define nvshmem_uint32_atomic_compare_swap shmem_uint32_atomic_compare_swap
@@ -1346,26 +1344,26 @@
 #define nvshmem_uint32_atomic_swap shmem_uint32_atomic_swap
 #define nvshmem_uint32_atomic_swap_nbi shmem_uint32_atomic_swap_nbi
 #define nvshmem_uint32_atomic_xor shmem_uint32_atomic_xor
-#define nvshmem_uint32_broadcast shmem_uint32_broadcast
-#define nvshmem_uint32_collect shmem_uint32_collect
-#define nvshmem_uint32_fcollect shmem_uint32_fcollect
+#define nvshmem_uint32_broadcast(a0, a1, a2, a3, a4) shmem_uint32_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_uint32_collect(a0, a1, a2, a3) shmem_uint32_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_fcollect(a0, a1, a2, a3) shmem_uint32_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint32_g shmem_uint32_g
 #define nvshmem_uint32_get shmem_uint32_get
 #define nvshmem_uint32_get_nbi shmem_uint32_get_nbi
 #define nvshmem_uint32_iget shmem_uint32_iget
 #define nvshmem_uint32_iput shmem_uint32_iput
-#define nvshmem_uint32_max_reduce shmem_uint32_max_reduce
-#define nvshmem_uint32_min_reduce shmem_uint32_min_reduce
-#define nvshmem_uint32_or_reduce shmem_uint32_or_reduce
+#define nvshmem_uint32_max_reduce(a0, a1, a2, a3) shmem_uint32_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_min_reduce(a0, a1, a2, a3) shmem_uint32_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_or_reduce(a0, a1, a2, a3) shmem_uint32_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint32_p shmem_uint32_p
-#define nvshmem_uint32_prod_reduce shmem_uint32_prod_reduce
+#define nvshmem_uint32_prod_reduce(a0, a1, a2, a3) shmem_uint32_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint32_put shmem_uint32_put
 #define nvshmem_uint32_put_nbi shmem_uint32_put_nbi
 #define nvshmem_uint32_put_signal shmem_uint32_put_signal
 #define nvshmem_uint32_put_signal_nbi shmem_uint32_put_signal_nbi
-#define nvshmem_uint32_sum_exscan shmem_uint32_sum_exscan
-#define nvshmem_uint32_sum_inscan shmem_uint32_sum_inscan
-#define nvshmem_uint32_sum_reduce shmem_uint32_sum_reduce
+#define nvshmem_uint32_sum_exscan(a0, a1, a2, a3) shmem_uint32_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_sum_inscan(a0, a1, a2, a3) shmem_uint32_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_sum_reduce(a0, a1, a2, a3) shmem_uint32_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint32_test shmem_uint32_test
 #define nvshmem_uint32_test_all shmem_uint32_test_all
 #define nvshmem_uint32_test_all_vector shmem_uint32_test_all_vector
@@ -1381,10 +1379,10 @@
 #define nvshmem_uint32_wait_until_any_vector shmem_uint32_wait_until_any_vector
 #define nvshmem_uint32_wait_until_some shmem_uint32_wait_until_some
 #define nvshmem_uint32_wait_until_some_vector shmem_uint32_wait_until_some_vector
-#define nvshmem_uint32_xor_reduce shmem_uint32_xor_reduce
-#define nvshmem_uint64_alltoall shmem_uint64_alltoall
-#define nvshmem_uint64_alltoalls shmem_uint64_alltoalls
-#define nvshmem_uint64_and_reduce shmem_uint64_and_reduce
+#define nvshmem_uint32_xor_reduce(a0, a1, a2, a3) shmem_uint32_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_alltoall(a0, a1, a2, a3) shmem_uint64_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_alltoalls(a0, a1, a2, a3, a4, a5) shmem_uint64_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_uint64_and_reduce(a0, a1, a2, a3) shmem_uint64_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint64_atomic_add shmem_uint64_atomic_add
 #define nvshmem_uint64_atomic_and shmem_uint64_atomic_and
 #define nvshmem_uint64_atomic_compare_swap shmem_uint64_atomic_compare_swap
@@ -1407,26 +1405,26 @@
 #define nvshmem_uint64_atomic_swap shmem_uint64_atomic_swap
 #define nvshmem_uint64_atomic_swap_nbi shmem_uint64_atomic_swap_nbi
 #define nvshmem_uint64_atomic_xor shmem_uint64_atomic_xor
-#define nvshmem_uint64_broadcast shmem_uint64_broadcast
-#define nvshmem_uint64_collect shmem_uint64_collect
-#define nvshmem_uint64_fcollect shmem_uint64_fcollect
+#define nvshmem_uint64_broadcast(a0, a1, a2, a3, a4) shmem_uint64_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_uint64_collect(a0, a1, a2, a3) shmem_uint64_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_fcollect(a0, a1, a2, a3) shmem_uint64_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint64_g shmem_uint64_g
 #define nvshmem_uint64_get shmem_uint64_get
 #define nvshmem_uint64_get_nbi shmem_uint64_get_nbi
 #define nvshmem_uint64_iget shmem_uint64_iget
 #define nvshmem_uint64_iput shmem_uint64_iput
-#define nvshmem_uint64_max_reduce shmem_uint64_max_reduce
-#define nvshmem_uint64_min_reduce shmem_uint64_min_reduce
-#define nvshmem_uint64_or_reduce shmem_uint64_or_reduce
+#define nvshmem_uint64_max_reduce(a0, a1, a2, a3) shmem_uint64_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_min_reduce(a0, a1, a2, a3) shmem_uint64_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_or_reduce(a0, a1, a2, a3) shmem_uint64_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint64_p shmem_uint64_p
-#define nvshmem_uint64_prod_reduce shmem_uint64_prod_reduce
+#define nvshmem_uint64_prod_reduce(a0, a1, a2, a3) shmem_uint64_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint64_put shmem_uint64_put
 #define nvshmem_uint64_put_nbi shmem_uint64_put_nbi
 #define nvshmem_uint64_put_signal shmem_uint64_put_signal
 #define nvshmem_uint64_put_signal_nbi shmem_uint64_put_signal_nbi
-#define nvshmem_uint64_sum_exscan shmem_uint64_sum_exscan
-#define nvshmem_uint64_sum_inscan shmem_uint64_sum_inscan
-#define nvshmem_uint64_sum_reduce shmem_uint64_sum_reduce
+#define nvshmem_uint64_sum_exscan(a0, a1, a2, a3) shmem_uint64_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_sum_inscan(a0, a1, a2, a3) shmem_uint64_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_sum_reduce(a0, a1, a2, a3) shmem_uint64_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint64_test shmem_uint64_test
 #define nvshmem_uint64_test_all shmem_uint64_test_all
 #define nvshmem_uint64_test_all_vector shmem_uint64_test_all_vector
@@ -1442,34 +1440,34 @@
 #define nvshmem_uint64_wait_until_any_vector shmem_uint64_wait_until_any_vector
 #define nvshmem_uint64_wait_until_some shmem_uint64_wait_until_some
 #define nvshmem_uint64_wait_until_some_vector shmem_uint64_wait_until_some_vector
-#define nvshmem_uint64_xor_reduce shmem_uint64_xor_reduce
-#define nvshmem_uint8_alltoall shmem_uint8_alltoall
-#define nvshmem_uint8_alltoalls shmem_uint8_alltoalls
-#define nvshmem_uint8_and_reduce shmem_uint8_and_reduce
-#define nvshmem_uint8_broadcast shmem_uint8_broadcast
-#define nvshmem_uint8_collect shmem_uint8_collect
-#define nvshmem_uint8_fcollect shmem_uint8_fcollect
+#define nvshmem_uint64_xor_reduce(a0, a1, a2, a3) shmem_uint64_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_alltoall(a0, a1, a2, a3) shmem_uint8_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_alltoalls(a0, a1, a2, a3, a4, a5) shmem_uint8_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_uint8_and_reduce(a0, a1, a2, a3) shmem_uint8_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_broadcast(a0, a1, a2, a3, a4) shmem_uint8_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_uint8_collect(a0, a1, a2, a3) shmem_uint8_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_fcollect(a0, a1, a2, a3) shmem_uint8_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint8_g shmem_uint8_g
 #define nvshmem_uint8_get shmem_uint8_get
 #define nvshmem_uint8_get_nbi shmem_uint8_get_nbi
 #define nvshmem_uint8_iget shmem_uint8_iget
 #define nvshmem_uint8_iput shmem_uint8_iput
-#define nvshmem_uint8_max_reduce shmem_uint8_max_reduce
-#define nvshmem_uint8_min_reduce shmem_uint8_min_reduce
-#define nvshmem_uint8_or_reduce shmem_uint8_or_reduce
+#define nvshmem_uint8_max_reduce(a0, a1, a2, a3) shmem_uint8_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_min_reduce(a0, a1, a2, a3) shmem_uint8_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_or_reduce(a0, a1, a2, a3) shmem_uint8_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint8_p shmem_uint8_p
-#define nvshmem_uint8_prod_reduce shmem_uint8_prod_reduce
+#define nvshmem_uint8_prod_reduce(a0, a1, a2, a3) shmem_uint8_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint8_put shmem_uint8_put
 #define nvshmem_uint8_put_nbi shmem_uint8_put_nbi
 #define nvshmem_uint8_put_signal shmem_uint8_put_signal
 #define nvshmem_uint8_put_signal_nbi shmem_uint8_put_signal_nbi
-#define nvshmem_uint8_sum_exscan shmem_uint8_sum_exscan
-#define nvshmem_uint8_sum_inscan shmem_uint8_sum_inscan
-#define nvshmem_uint8_sum_reduce shmem_uint8_sum_reduce
-#define nvshmem_uint8_xor_reduce shmem_uint8_xor_reduce
-#define nvshmem_uint_alltoall shmem_uint_alltoall
-#define nvshmem_uint_alltoalls shmem_uint_alltoalls
-#define nvshmem_uint_and_reduce shmem_uint_and_reduce
+#define nvshmem_uint8_sum_exscan(a0, a1, a2, a3) shmem_uint8_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_sum_inscan(a0, a1, a2, a3) shmem_uint8_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_sum_reduce(a0, a1, a2, a3) shmem_uint8_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_xor_reduce(a0, a1, a2, a3) shmem_uint8_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_alltoall(a0, a1, a2, a3) shmem_uint_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_alltoalls(a0, a1, a2, a3, a4, a5) shmem_uint_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_uint_and_reduce(a0, a1, a2, a3) shmem_uint_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint_atomic_add shmem_uint_atomic_add
 #define nvshmem_uint_atomic_and shmem_uint_atomic_and
 #define nvshmem_uint_atomic_compare_swap shmem_uint_atomic_compare_swap
@@ -1492,26 +1490,26 @@
 #define nvshmem_uint_atomic_swap shmem_uint_atomic_swap
 #define nvshmem_uint_atomic_swap_nbi shmem_uint_atomic_swap_nbi
 #define nvshmem_uint_atomic_xor shmem_uint_atomic_xor
-#define nvshmem_uint_broadcast shmem_uint_broadcast
-#define nvshmem_uint_collect shmem_uint_collect
-#define nvshmem_uint_fcollect shmem_uint_fcollect
+#define nvshmem_uint_broadcast(a0, a1, a2, a3, a4) shmem_uint_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_uint_collect(a0, a1, a2, a3) shmem_uint_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_fcollect(a0, a1, a2, a3) shmem_uint_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint_g shmem_uint_g
 #define nvshmem_uint_get shmem_uint_get
 #define nvshmem_uint_get_nbi shmem_uint_get_nbi
 #define nvshmem_uint_iget shmem_uint_iget
 #define nvshmem_uint_iput shmem_uint_iput
-#define nvshmem_uint_max_reduce shmem_uint_max_reduce
-#define nvshmem_uint_min_reduce shmem_uint_min_reduce
-#define nvshmem_uint_or_reduce shmem_uint_or_reduce
+#define nvshmem_uint_max_reduce(a0, a1, a2, a3) shmem_uint_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_min_reduce(a0, a1, a2, a3) shmem_uint_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_or_reduce(a0, a1, a2, a3) shmem_uint_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint_p shmem_uint_p
-#define nvshmem_uint_prod_reduce shmem_uint_prod_reduce
+#define nvshmem_uint_prod_reduce(a0, a1, a2, a3) shmem_uint_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint_put shmem_uint_put
 #define nvshmem_uint_put_nbi shmem_uint_put_nbi
 #define nvshmem_uint_put_signal shmem_uint_put_signal
 #define nvshmem_uint_put_signal_nbi shmem_uint_put_signal_nbi
-#define nvshmem_uint_sum_exscan shmem_uint_sum_exscan
-#define nvshmem_uint_sum_inscan shmem_uint_sum_inscan
-#define nvshmem_uint_sum_reduce shmem_uint_sum_reduce
+#define nvshmem_uint_sum_exscan(a0, a1, a2, a3) shmem_uint_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_sum_inscan(a0, a1, a2, a3) shmem_uint_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_sum_reduce(a0, a1, a2, a3) shmem_uint_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_uint_test shmem_uint_test
 #define nvshmem_uint_test_all shmem_uint_test_all
 #define nvshmem_uint_test_all_vector shmem_uint_test_all_vector
@@ -1527,10 +1525,10 @@
 #define nvshmem_uint_wait_until_any_vector shmem_uint_wait_until_any_vector
 #define nvshmem_uint_wait_until_some shmem_uint_wait_until_some
 #define nvshmem_uint_wait_until_some_vector shmem_uint_wait_until_some_vector
-#define nvshmem_uint_xor_reduce shmem_uint_xor_reduce
-#define nvshmem_ulong_alltoall shmem_ulong_alltoall
-#define nvshmem_ulong_alltoalls shmem_ulong_alltoalls
-#define nvshmem_ulong_and_reduce shmem_ulong_and_reduce
+#define nvshmem_uint_xor_reduce(a0, a1, a2, a3) shmem_uint_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_alltoall(a0, a1, a2, a3) shmem_ulong_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_alltoalls(a0, a1, a2, a3, a4, a5) shmem_ulong_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_ulong_and_reduce(a0, a1, a2, a3) shmem_ulong_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulong_atomic_add shmem_ulong_atomic_add
 #define nvshmem_ulong_atomic_and shmem_ulong_atomic_and
 #define nvshmem_ulong_atomic_compare_swap shmem_ulong_atomic_compare_swap
@@ -1553,26 +1551,26 @@
 #define nvshmem_ulong_atomic_swap shmem_ulong_atomic_swap
 #define nvshmem_ulong_atomic_swap_nbi shmem_ulong_atomic_swap_nbi
 #define nvshmem_ulong_atomic_xor shmem_ulong_atomic_xor
-#define nvshmem_ulong_broadcast shmem_ulong_broadcast
-#define nvshmem_ulong_collect shmem_ulong_collect
-#define nvshmem_ulong_fcollect shmem_ulong_fcollect
+#define nvshmem_ulong_broadcast(a0, a1, a2, a3, a4) shmem_ulong_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_ulong_collect(a0, a1, a2, a3) shmem_ulong_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_fcollect(a0, a1, a2, a3) shmem_ulong_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulong_g shmem_ulong_g
 #define nvshmem_ulong_get shmem_ulong_get
 #define nvshmem_ulong_get_nbi shmem_ulong_get_nbi
 #define nvshmem_ulong_iget shmem_ulong_iget
 #define nvshmem_ulong_iput shmem_ulong_iput
-#define nvshmem_ulong_max_reduce shmem_ulong_max_reduce
-#define nvshmem_ulong_min_reduce shmem_ulong_min_reduce
-#define nvshmem_ulong_or_reduce shmem_ulong_or_reduce
+#define nvshmem_ulong_max_reduce(a0, a1, a2, a3) shmem_ulong_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_min_reduce(a0, a1, a2, a3) shmem_ulong_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_or_reduce(a0, a1, a2, a3) shmem_ulong_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulong_p shmem_ulong_p
-#define nvshmem_ulong_prod_reduce shmem_ulong_prod_reduce
+#define nvshmem_ulong_prod_reduce(a0, a1, a2, a3) shmem_ulong_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulong_put shmem_ulong_put
 #define nvshmem_ulong_put_nbi shmem_ulong_put_nbi
 #define nvshmem_ulong_put_signal shmem_ulong_put_signal
 #define nvshmem_ulong_put_signal_nbi shmem_ulong_put_signal_nbi
-#define nvshmem_ulong_sum_exscan shmem_ulong_sum_exscan
-#define nvshmem_ulong_sum_inscan shmem_ulong_sum_inscan
-#define nvshmem_ulong_sum_reduce shmem_ulong_sum_reduce
+#define nvshmem_ulong_sum_exscan(a0, a1, a2, a3) shmem_ulong_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_sum_inscan(a0, a1, a2, a3) shmem_ulong_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_sum_reduce(a0, a1, a2, a3) shmem_ulong_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulong_test shmem_ulong_test
 #define nvshmem_ulong_test_all shmem_ulong_test_all
 #define nvshmem_ulong_test_all_vector shmem_ulong_test_all_vector
@@ -1588,10 +1586,10 @@
 #define nvshmem_ulong_wait_until_any_vector shmem_ulong_wait_until_any_vector
 #define nvshmem_ulong_wait_until_some shmem_ulong_wait_until_some
 #define nvshmem_ulong_wait_until_some_vector shmem_ulong_wait_until_some_vector
-#define nvshmem_ulong_xor_reduce shmem_ulong_xor_reduce
-#define nvshmem_ulonglong_alltoall shmem_ulonglong_alltoall
-#define nvshmem_ulonglong_alltoalls shmem_ulonglong_alltoalls
-#define nvshmem_ulonglong_and_reduce shmem_ulonglong_and_reduce
+#define nvshmem_ulong_xor_reduce(a0, a1, a2, a3) shmem_ulong_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_alltoall(a0, a1, a2, a3) shmem_ulonglong_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_alltoalls(a0, a1, a2, a3, a4, a5) shmem_ulonglong_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_ulonglong_and_reduce(a0, a1, a2, a3) shmem_ulonglong_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulonglong_atomic_add shmem_ulonglong_atomic_add
 #define nvshmem_ulonglong_atomic_and shmem_ulonglong_atomic_and
 #define nvshmem_ulonglong_atomic_compare_swap shmem_ulonglong_atomic_compare_swap
@@ -1614,26 +1612,26 @@
 #define nvshmem_ulonglong_atomic_swap shmem_ulonglong_atomic_swap
 #define nvshmem_ulonglong_atomic_swap_nbi shmem_ulonglong_atomic_swap_nbi
 #define nvshmem_ulonglong_atomic_xor shmem_ulonglong_atomic_xor
-#define nvshmem_ulonglong_broadcast shmem_ulonglong_broadcast
-#define nvshmem_ulonglong_collect shmem_ulonglong_collect
-#define nvshmem_ulonglong_fcollect shmem_ulonglong_fcollect
+#define nvshmem_ulonglong_broadcast(a0, a1, a2, a3, a4) shmem_ulonglong_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_ulonglong_collect(a0, a1, a2, a3) shmem_ulonglong_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_fcollect(a0, a1, a2, a3) shmem_ulonglong_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulonglong_g shmem_ulonglong_g
 #define nvshmem_ulonglong_get shmem_ulonglong_get
 #define nvshmem_ulonglong_get_nbi shmem_ulonglong_get_nbi
 #define nvshmem_ulonglong_iget shmem_ulonglong_iget
 #define nvshmem_ulonglong_iput shmem_ulonglong_iput
-#define nvshmem_ulonglong_max_reduce shmem_ulonglong_max_reduce
-#define nvshmem_ulonglong_min_reduce shmem_ulonglong_min_reduce
-#define nvshmem_ulonglong_or_reduce shmem_ulonglong_or_reduce
+#define nvshmem_ulonglong_max_reduce(a0, a1, a2, a3) shmem_ulonglong_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_min_reduce(a0, a1, a2, a3) shmem_ulonglong_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_or_reduce(a0, a1, a2, a3) shmem_ulonglong_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulonglong_p shmem_ulonglong_p
-#define nvshmem_ulonglong_prod_reduce shmem_ulonglong_prod_reduce
+#define nvshmem_ulonglong_prod_reduce(a0, a1, a2, a3) shmem_ulonglong_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulonglong_put shmem_ulonglong_put
 #define nvshmem_ulonglong_put_nbi shmem_ulonglong_put_nbi
 #define nvshmem_ulonglong_put_signal shmem_ulonglong_put_signal
 #define nvshmem_ulonglong_put_signal_nbi shmem_ulonglong_put_signal_nbi
-#define nvshmem_ulonglong_sum_exscan shmem_ulonglong_sum_exscan
-#define nvshmem_ulonglong_sum_inscan shmem_ulonglong_sum_inscan
-#define nvshmem_ulonglong_sum_reduce shmem_ulonglong_sum_reduce
+#define nvshmem_ulonglong_sum_exscan(a0, a1, a2, a3) shmem_ulonglong_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_sum_inscan(a0, a1, a2, a3) shmem_ulonglong_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_sum_reduce(a0, a1, a2, a3) shmem_ulonglong_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ulonglong_test shmem_ulonglong_test
 #define nvshmem_ulonglong_test_all shmem_ulonglong_test_all
 #define nvshmem_ulonglong_test_all_vector shmem_ulonglong_test_all_vector
@@ -1649,30 +1647,30 @@
 #define nvshmem_ulonglong_wait_until_any_vector shmem_ulonglong_wait_until_any_vector
 #define nvshmem_ulonglong_wait_until_some shmem_ulonglong_wait_until_some
 #define nvshmem_ulonglong_wait_until_some_vector shmem_ulonglong_wait_until_some_vector
-#define nvshmem_ulonglong_xor_reduce shmem_ulonglong_xor_reduce
-#define nvshmem_ushort_alltoall shmem_ushort_alltoall
-#define nvshmem_ushort_alltoalls shmem_ushort_alltoalls
-#define nvshmem_ushort_and_reduce shmem_ushort_and_reduce
-#define nvshmem_ushort_broadcast shmem_ushort_broadcast
-#define nvshmem_ushort_collect shmem_ushort_collect
-#define nvshmem_ushort_fcollect shmem_ushort_fcollect
+#define nvshmem_ulonglong_xor_reduce(a0, a1, a2, a3) shmem_ulonglong_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_alltoall(a0, a1, a2, a3) shmem_ushort_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_alltoalls(a0, a1, a2, a3, a4, a5) shmem_ushort_alltoalls(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmem_ushort_and_reduce(a0, a1, a2, a3) shmem_ushort_and_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_broadcast(a0, a1, a2, a3, a4) shmem_ushort_broadcast(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmem_ushort_collect(a0, a1, a2, a3) shmem_ushort_collect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_fcollect(a0, a1, a2, a3) shmem_ushort_fcollect(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ushort_g shmem_ushort_g
 #define nvshmem_ushort_get shmem_ushort_get
 #define nvshmem_ushort_get_nbi shmem_ushort_get_nbi
 #define nvshmem_ushort_iget shmem_ushort_iget
 #define nvshmem_ushort_iput shmem_ushort_iput
-#define nvshmem_ushort_max_reduce shmem_ushort_max_reduce
-#define nvshmem_ushort_min_reduce shmem_ushort_min_reduce
-#define nvshmem_ushort_or_reduce shmem_ushort_or_reduce
+#define nvshmem_ushort_max_reduce(a0, a1, a2, a3) shmem_ushort_max_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_min_reduce(a0, a1, a2, a3) shmem_ushort_min_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_or_reduce(a0, a1, a2, a3) shmem_ushort_or_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ushort_p shmem_ushort_p
-#define nvshmem_ushort_prod_reduce shmem_ushort_prod_reduce
+#define nvshmem_ushort_prod_reduce(a0, a1, a2, a3) shmem_ushort_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ushort_put shmem_ushort_put
 #define nvshmem_ushort_put_nbi shmem_ushort_put_nbi
 #define nvshmem_ushort_put_signal shmem_ushort_put_signal
 #define nvshmem_ushort_put_signal_nbi shmem_ushort_put_signal_nbi
-#define nvshmem_ushort_sum_exscan shmem_ushort_sum_exscan
-#define nvshmem_ushort_sum_inscan shmem_ushort_sum_inscan
-#define nvshmem_ushort_sum_reduce shmem_ushort_sum_reduce
+#define nvshmem_ushort_sum_exscan(a0, a1, a2, a3) shmem_ushort_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_sum_inscan(a0, a1, a2, a3) shmem_ushort_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_sum_reduce(a0, a1, a2, a3) shmem_ushort_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_ushort_test shmem_ushort_test
 #define nvshmem_ushort_test_all shmem_ushort_test_all
 #define nvshmem_ushort_test_all_vector shmem_ushort_test_all_vector
@@ -1688,27 +1686,27 @@
 #define nvshmem_ushort_wait_until_any_vector shmem_ushort_wait_until_any_vector
 #define nvshmem_ushort_wait_until_some shmem_ushort_wait_until_some
 #define nvshmem_ushort_wait_until_some_vector shmem_ushort_wait_until_some_vector
-#define nvshmem_ushort_xor_reduce shmem_ushort_xor_reduce
+#define nvshmem_ushort_xor_reduce(a0, a1, a2, a3) shmem_ushort_xor_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_wait shmem_wait
 #define nvshmem_wait_until shmem_wait_until
 #define nvshmemx_align_device shmemx_align_device
-#define nvshmemx_alltoallmem_block shmemx_alltoallmem_block
-#define nvshmemx_alltoallmem_on_stream shmemx_alltoallmem_on_stream
-#define nvshmemx_alltoallmem_warp shmemx_alltoallmem_warp
-#define nvshmemx_barrier shmemx_barrier
+#define nvshmemx_alltoallmem_block(a0, a1, a2, a3) shmemx_alltoallmem_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_alltoallmem_on_stream(a0, a1, a2, a3, a4) shmemx_alltoallmem_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_alltoallmem_warp(a0, a1, a2, a3) shmemx_alltoallmem_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_barrier(a0) shmemx_barrier(SHMEMX_TEAM_OF_INDEX(a0))
 #define nvshmemx_barrier_all_block shmemx_barrier_all_block
 #define nvshmemx_barrier_all_on_stream shmemx_barrier_all_on_stream
 #define nvshmemx_barrier_all_warp shmemx_barrier_all_warp
-#define nvshmemx_barrier_block shmemx_barrier_block
-#define nvshmemx_barrier_on_stream shmemx_barrier_on_stream
-#define nvshmemx_barrier_warp shmemx_barrier_warp
-#define nvshmemx_barrier_warpgroup shmemx_barrier_warpgroup
-#define nvshmemx_bfloat16_alltoall_block shmemx_bfloat16_alltoall_block
-#define nvshmemx_bfloat16_alltoall_warp shmemx_bfloat16_alltoall_warp
-#define nvshmemx_bfloat16_broadcast_block shmemx_bfloat16_broadcast_block
-#define nvshmemx_bfloat16_broadcast_warp shmemx_bfloat16_broadcast_warp
-#define nvshmemx_bfloat16_fcollect_block shmemx_bfloat16_fcollect_block
-#define nvshmemx_bfloat16_fcollect_warp shmemx_bfloat16_fcollect_warp
+#define nvshmemx_barrier_block(a0) shmemx_barrier_block(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_barrier_on_stream(a0, a1) shmemx_barrier_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1)
+#define nvshmemx_barrier_warp(a0) shmemx_barrier_warp(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_barrier_warpgroup(a0) shmemx_barrier_warpgroup(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_bfloat16_alltoall_block(a0, a1, a2, a3) shmemx_bfloat16_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_alltoall_warp(a0, a1, a2, a3) shmemx_bfloat16_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_broadcast_block(a0, a1, a2, a3, a4) shmemx_bfloat16_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_bfloat16_broadcast_warp(a0, a1, a2, a3, a4) shmemx_bfloat16_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_bfloat16_fcollect_block(a0, a1, a2, a3) shmemx_bfloat16_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_fcollect_warp(a0, a1, a2, a3) shmemx_bfloat16_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_bfloat16_get_block shmemx_bfloat16_get_block
 #define nvshmemx_bfloat16_get_nbi_block shmemx_bfloat16_get_nbi_block
 #define nvshmemx_bfloat16_get_nbi_warp shmemx_bfloat16_get_nbi_warp
@@ -1717,18 +1715,18 @@
 #define nvshmemx_bfloat16_iget_warp shmemx_bfloat16_iget_warp
 #define nvshmemx_bfloat16_iput_block shmemx_bfloat16_iput_block
 #define nvshmemx_bfloat16_iput_warp shmemx_bfloat16_iput_warp
-#define nvshmemx_bfloat16_max_reduce_block shmemx_bfloat16_max_reduce_block
-#define nvshmemx_bfloat16_max_reduce_warp shmemx_bfloat16_max_reduce_warp
-#define nvshmemx_bfloat16_max_reducescatter_block shmemx_bfloat16_max_reducescatter_block
-#define nvshmemx_bfloat16_max_reducescatter_warp shmemx_bfloat16_max_reducescatter_warp
-#define nvshmemx_bfloat16_min_reduce_block shmemx_bfloat16_min_reduce_block
-#define nvshmemx_bfloat16_min_reduce_warp shmemx_bfloat16_min_reduce_warp
-#define nvshmemx_bfloat16_min_reducescatter_block shmemx_bfloat16_min_reducescatter_block
-#define nvshmemx_bfloat16_min_reducescatter_warp shmemx_bfloat16_min_reducescatter_warp
-#define nvshmemx_bfloat16_prod_reduce_block shmemx_bfloat16_prod_reduce_block
-#define nvshmemx_bfloat16_prod_reduce_warp shmemx_bfloat16_prod_reduce_warp
-#define nvshmemx_bfloat16_prod_reducescatter_block shmemx_bfloat16_prod_reducescatter_block
-#define nvshmemx_bfloat16_prod_reducescatter_warp shmemx_bfloat16_prod_reducescatter_warp
+#define nvshmemx_bfloat16_max_reduce_block(a0, a1, a2, a3) shmemx_bfloat16_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_max_reduce_warp(a0, a1, a2, a3) shmemx_bfloat16_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_max_reducescatter_block(a0, a1, a2, a3) shmemx_bfloat16_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_max_reducescatter_warp(a0, a1, a2, a3) shmemx_bfloat16_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_min_reduce_block(a0, a1, a2, a3) shmemx_bfloat16_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_min_reduce_warp(a0, a1, a2, a3) shmemx_bfloat16_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_min_reducescatter_block(a0, a1, a2, a3) shmemx_bfloat16_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_min_reducescatter_warp(a0, a1, a2, a3) shmemx_bfloat16_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_prod_reduce_block(a0, a1, a2, a3) shmemx_bfloat16_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_prod_reduce_warp(a0, a1, a2, a3) shmemx_bfloat16_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_prod_reducescatter_block(a0, a1, a2, a3) shmemx_bfloat16_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_bfloat16_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_bfloat16_put_block shmemx_bfloat16_put_block
 #define nvshmemx_bfloat16_put_nbi_block shmemx_bfloat16_put_nbi_block
 #define nvshmemx_bfloat16_put_nbi_warp shmemx_bfloat16_put_nbi_warp
@@ -1737,28 +1735,28 @@
 #define nvshmemx_bfloat16_put_signal_nbi_warp shmemx_bfloat16_put_signal_nbi_warp
 #define nvshmemx_bfloat16_put_signal_warp shmemx_bfloat16_put_signal_warp
 #define nvshmemx_bfloat16_put_warp shmemx_bfloat16_put_warp
-#define nvshmemx_bfloat16_sum_reduce_block shmemx_bfloat16_sum_reduce_block
-#define nvshmemx_bfloat16_sum_reduce_warp shmemx_bfloat16_sum_reduce_warp
-#define nvshmemx_bfloat16_sum_reducescatter_block shmemx_bfloat16_sum_reducescatter_block
-#define nvshmemx_bfloat16_sum_reducescatter_warp shmemx_bfloat16_sum_reducescatter_warp
-#define nvshmemx_broadcastmem_block shmemx_broadcastmem_block
-#define nvshmemx_broadcastmem_on_stream shmemx_broadcastmem_on_stream
-#define nvshmemx_broadcastmem_warp shmemx_broadcastmem_warp
+#define nvshmemx_bfloat16_sum_reduce_block(a0, a1, a2, a3) shmemx_bfloat16_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_sum_reduce_warp(a0, a1, a2, a3) shmemx_bfloat16_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_sum_reducescatter_block(a0, a1, a2, a3) shmemx_bfloat16_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_bfloat16_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_bfloat16_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_broadcastmem_block(a0, a1, a2, a3, a4) shmemx_broadcastmem_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_broadcastmem_on_stream(a0, a1, a2, a3, a4, a5) shmemx_broadcastmem_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_broadcastmem_warp(a0, a1, a2, a3, a4) shmemx_broadcastmem_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
 #define nvshmemx_buffer_register shmemx_buffer_register
 #define nvshmemx_buffer_register_symmetric shmemx_buffer_register_symmetric
 #define nvshmemx_buffer_unregister shmemx_buffer_unregister
 #define nvshmemx_buffer_unregister_all shmemx_buffer_unregister_all
 #define nvshmemx_buffer_unregister_symmetric shmemx_buffer_unregister_symmetric
 #define nvshmemx_calloc_device shmemx_calloc_device
-#define nvshmemx_char_alltoall_block shmemx_char_alltoall_block
-#define nvshmemx_char_alltoall_on_stream shmemx_char_alltoall_on_stream
-#define nvshmemx_char_alltoall_warp shmemx_char_alltoall_warp
-#define nvshmemx_char_broadcast_block shmemx_char_broadcast_block
-#define nvshmemx_char_broadcast_on_stream shmemx_char_broadcast_on_stream
-#define nvshmemx_char_broadcast_warp shmemx_char_broadcast_warp
-#define nvshmemx_char_fcollect_block shmemx_char_fcollect_block
-#define nvshmemx_char_fcollect_on_stream shmemx_char_fcollect_on_stream
-#define nvshmemx_char_fcollect_warp shmemx_char_fcollect_warp
+#define nvshmemx_char_alltoall_block(a0, a1, a2, a3) shmemx_char_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_char_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_alltoall_warp(a0, a1, a2, a3) shmemx_char_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_broadcast_block(a0, a1, a2, a3, a4) shmemx_char_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_char_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_char_broadcast_warp(a0, a1, a2, a3, a4) shmemx_char_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_fcollect_block(a0, a1, a2, a3) shmemx_char_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_char_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_fcollect_warp(a0, a1, a2, a3) shmemx_char_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_char_g_on_stream shmemx_char_g_on_stream
 #define nvshmemx_char_get_block shmemx_char_get_block
 #define nvshmemx_char_get_nbi_block shmemx_char_get_nbi_block
@@ -1772,31 +1770,31 @@
 #define nvshmemx_char_iput_block shmemx_char_iput_block
 #define nvshmemx_char_iput_on_stream shmemx_char_iput_on_stream
 #define nvshmemx_char_iput_warp shmemx_char_iput_warp
-#define nvshmemx_char_max_reduce_block shmemx_char_max_reduce_block
-#define nvshmemx_char_max_reduce_on_stream shmemx_char_max_reduce_on_stream
-#define nvshmemx_char_max_reduce_warp shmemx_char_max_reduce_warp
-#define nvshmemx_char_max_reducescatter shmemx_char_max_reducescatter
-#define nvshmem_char_max_reducescatter shmemx_char_max_reducescatter
-#define nvshmemx_char_max_reducescatter_block shmemx_char_max_reducescatter_block
-#define nvshmemx_char_max_reducescatter_on_stream shmemx_char_max_reducescatter_on_stream
-#define nvshmemx_char_max_reducescatter_warp shmemx_char_max_reducescatter_warp
-#define nvshmemx_char_min_reduce_block shmemx_char_min_reduce_block
-#define nvshmemx_char_min_reduce_on_stream shmemx_char_min_reduce_on_stream
-#define nvshmemx_char_min_reduce_warp shmemx_char_min_reduce_warp
-#define nvshmemx_char_min_reducescatter shmemx_char_min_reducescatter
-#define nvshmem_char_min_reducescatter shmemx_char_min_reducescatter
-#define nvshmemx_char_min_reducescatter_block shmemx_char_min_reducescatter_block
-#define nvshmemx_char_min_reducescatter_on_stream shmemx_char_min_reducescatter_on_stream
-#define nvshmemx_char_min_reducescatter_warp shmemx_char_min_reducescatter_warp
+#define nvshmemx_char_max_reduce_block(a0, a1, a2, a3) shmemx_char_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_char_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_max_reduce_warp(a0, a1, a2, a3) shmemx_char_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_max_reducescatter(a0, a1, a2, a3) shmemx_char_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_max_reducescatter(a0, a1, a2, a3) shmemx_char_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_max_reducescatter_block(a0, a1, a2, a3) shmemx_char_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_char_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_max_reducescatter_warp(a0, a1, a2, a3) shmemx_char_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_min_reduce_block(a0, a1, a2, a3) shmemx_char_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_char_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_min_reduce_warp(a0, a1, a2, a3) shmemx_char_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_min_reducescatter(a0, a1, a2, a3) shmemx_char_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_min_reducescatter(a0, a1, a2, a3) shmemx_char_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_min_reducescatter_block(a0, a1, a2, a3) shmemx_char_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_char_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_min_reducescatter_warp(a0, a1, a2, a3) shmemx_char_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_char_p_on_stream shmemx_char_p_on_stream
-#define nvshmemx_char_prod_reduce_block shmemx_char_prod_reduce_block
-#define nvshmemx_char_prod_reduce_on_stream shmemx_char_prod_reduce_on_stream
-#define nvshmemx_char_prod_reduce_warp shmemx_char_prod_reduce_warp
-#define nvshmemx_char_prod_reducescatter shmemx_char_prod_reducescatter
-#define nvshmem_char_prod_reducescatter shmemx_char_prod_reducescatter
-#define nvshmemx_char_prod_reducescatter_block shmemx_char_prod_reducescatter_block
-#define nvshmemx_char_prod_reducescatter_on_stream shmemx_char_prod_reducescatter_on_stream
-#define nvshmemx_char_prod_reducescatter_warp shmemx_char_prod_reducescatter_warp
+#define nvshmemx_char_prod_reduce_block(a0, a1, a2, a3) shmemx_char_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_char_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_prod_reduce_warp(a0, a1, a2, a3) shmemx_char_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_prod_reducescatter(a0, a1, a2, a3) shmemx_char_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_prod_reducescatter(a0, a1, a2, a3) shmemx_char_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_prod_reducescatter_block(a0, a1, a2, a3) shmemx_char_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_char_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_char_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_char_put_block shmemx_char_put_block
 #define nvshmemx_char_put_nbi_block shmemx_char_put_nbi_block
 #define nvshmemx_char_put_nbi_on_stream shmemx_char_put_nbi_on_stream
@@ -1809,38 +1807,38 @@
 #define nvshmemx_char_put_signal_on_stream shmemx_char_put_signal_on_stream
 #define nvshmemx_char_put_signal_warp shmemx_char_put_signal_warp
 #define nvshmemx_char_put_warp shmemx_char_put_warp
-#define nvshmemx_char_sum_reduce_block shmemx_char_sum_reduce_block
-#define nvshmemx_char_sum_reduce_on_stream shmemx_char_sum_reduce_on_stream
-#define nvshmemx_char_sum_reduce_warp shmemx_char_sum_reduce_warp
-#define nvshmemx_char_sum_reducescatter shmemx_char_sum_reducescatter
-#define nvshmem_char_sum_reducescatter shmemx_char_sum_reducescatter
-#define nvshmemx_char_sum_reducescatter_block shmemx_char_sum_reducescatter_block
-#define nvshmemx_char_sum_reducescatter_on_stream shmemx_char_sum_reducescatter_on_stream
-#define nvshmemx_char_sum_reducescatter_warp shmemx_char_sum_reducescatter_warp
-#define nvshmemx_complexd_prod_reducescatter shmemx_complexd_prod_reducescatter
-#define nvshmem_complexd_prod_reducescatter shmemx_complexd_prod_reducescatter
-#define nvshmemx_complexd_sum_reducescatter shmemx_complexd_sum_reducescatter
-#define nvshmem_complexd_sum_reducescatter shmemx_complexd_sum_reducescatter
-#define nvshmemx_complexf_prod_reducescatter shmemx_complexf_prod_reducescatter
-#define nvshmem_complexf_prod_reducescatter shmemx_complexf_prod_reducescatter
-#define nvshmemx_complexf_sum_reducescatter shmemx_complexf_sum_reducescatter
-#define nvshmem_complexf_sum_reducescatter shmemx_complexf_sum_reducescatter
+#define nvshmemx_char_sum_reduce_block(a0, a1, a2, a3) shmemx_char_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_char_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_sum_reduce_warp(a0, a1, a2, a3) shmemx_char_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_sum_reducescatter(a0, a1, a2, a3) shmemx_char_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_char_sum_reducescatter(a0, a1, a2, a3) shmemx_char_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_sum_reducescatter_block(a0, a1, a2, a3) shmemx_char_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_char_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_char_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_char_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_char_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_complexd_prod_reducescatter(a0, a1, a2, a3) shmemx_complexd_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexd_prod_reducescatter(a0, a1, a2, a3) shmemx_complexd_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_complexd_sum_reducescatter(a0, a1, a2, a3) shmemx_complexd_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexd_sum_reducescatter(a0, a1, a2, a3) shmemx_complexd_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_complexf_prod_reducescatter(a0, a1, a2, a3) shmemx_complexf_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexf_prod_reducescatter(a0, a1, a2, a3) shmemx_complexf_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_complexf_sum_reducescatter(a0, a1, a2, a3) shmemx_complexf_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexf_sum_reducescatter(a0, a1, a2, a3) shmemx_complexf_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_culibrary_finalize shmemx_culibrary_finalize
 #define nvshmemx_culibrary_init shmemx_culibrary_init
 #define nvshmemx_cumodule_finalize shmemx_cumodule_finalize
 #define nvshmemx_cumodule_init shmemx_cumodule_init
 #define nvshmemx_device_heap_base shmemx_device_heap_base
 #define nvshmemx_device_heap_size shmemx_device_heap_size
-#define nvshmemx_double2_maxloc_reduce_block shmemx_double2_maxloc_reduce_block
-#define nvshmemx_double_alltoall_block shmemx_double_alltoall_block
-#define nvshmemx_double_alltoall_on_stream shmemx_double_alltoall_on_stream
-#define nvshmemx_double_alltoall_warp shmemx_double_alltoall_warp
-#define nvshmemx_double_broadcast_block shmemx_double_broadcast_block
-#define nvshmemx_double_broadcast_on_stream shmemx_double_broadcast_on_stream
-#define nvshmemx_double_broadcast_warp shmemx_double_broadcast_warp
-#define nvshmemx_double_fcollect_block shmemx_double_fcollect_block
-#define nvshmemx_double_fcollect_on_stream shmemx_double_fcollect_on_stream
-#define nvshmemx_double_fcollect_warp shmemx_double_fcollect_warp
+#define nvshmemx_double2_maxloc_reduce_block(a0, a1, a2, a3) shmemx_double2_maxloc_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_alltoall_block(a0, a1, a2, a3) shmemx_double_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_double_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_alltoall_warp(a0, a1, a2, a3) shmemx_double_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_broadcast_block(a0, a1, a2, a3, a4) shmemx_double_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_double_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_double_broadcast_warp(a0, a1, a2, a3, a4) shmemx_double_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_fcollect_block(a0, a1, a2, a3) shmemx_double_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_double_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_fcollect_warp(a0, a1, a2, a3) shmemx_double_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_double_g_on_stream shmemx_double_g_on_stream
 #define nvshmemx_double_get_block shmemx_double_get_block
 #define nvshmemx_double_get_nbi_block shmemx_double_get_nbi_block
@@ -1854,31 +1852,31 @@
 #define nvshmemx_double_iput_block shmemx_double_iput_block
 #define nvshmemx_double_iput_on_stream shmemx_double_iput_on_stream
 #define nvshmemx_double_iput_warp shmemx_double_iput_warp
-#define nvshmemx_double_max_reduce_block shmemx_double_max_reduce_block
-#define nvshmemx_double_max_reduce_on_stream shmemx_double_max_reduce_on_stream
-#define nvshmemx_double_max_reduce_warp shmemx_double_max_reduce_warp
-#define nvshmemx_double_max_reducescatter shmemx_double_max_reducescatter
-#define nvshmem_double_max_reducescatter shmemx_double_max_reducescatter
-#define nvshmemx_double_max_reducescatter_block shmemx_double_max_reducescatter_block
-#define nvshmemx_double_max_reducescatter_on_stream shmemx_double_max_reducescatter_on_stream
-#define nvshmemx_double_max_reducescatter_warp shmemx_double_max_reducescatter_warp
-#define nvshmemx_double_min_reduce_block shmemx_double_min_reduce_block
-#define nvshmemx_double_min_reduce_on_stream shmemx_double_min_reduce_on_stream
-#define nvshmemx_double_min_reduce_warp shmemx_double_min_reduce_warp
-#define nvshmemx_double_min_reducescatter shmemx_double_min_reducescatter
-#define nvshmem_double_min_reducescatter shmemx_double_min_reducescatter
-#define nvshmemx_double_min_reducescatter_block shmemx_double_min_reducescatter_block
-#define nvshmemx_double_min_reducescatter_on_stream shmemx_double_min_reducescatter_on_stream
-#define nvshmemx_double_min_reducescatter_warp shmemx_double_min_reducescatter_warp
+#define nvshmemx_double_max_reduce_block(a0, a1, a2, a3) shmemx_double_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_double_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_max_reduce_warp(a0, a1, a2, a3) shmemx_double_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_max_reducescatter(a0, a1, a2, a3) shmemx_double_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_max_reducescatter(a0, a1, a2, a3) shmemx_double_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_max_reducescatter_block(a0, a1, a2, a3) shmemx_double_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_double_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_max_reducescatter_warp(a0, a1, a2, a3) shmemx_double_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_min_reduce_block(a0, a1, a2, a3) shmemx_double_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_double_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_min_reduce_warp(a0, a1, a2, a3) shmemx_double_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_min_reducescatter(a0, a1, a2, a3) shmemx_double_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_min_reducescatter(a0, a1, a2, a3) shmemx_double_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_min_reducescatter_block(a0, a1, a2, a3) shmemx_double_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_double_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_min_reducescatter_warp(a0, a1, a2, a3) shmemx_double_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_double_p_on_stream shmemx_double_p_on_stream
-#define nvshmemx_double_prod_reduce_block shmemx_double_prod_reduce_block
-#define nvshmemx_double_prod_reduce_on_stream shmemx_double_prod_reduce_on_stream
-#define nvshmemx_double_prod_reduce_warp shmemx_double_prod_reduce_warp
-#define nvshmemx_double_prod_reducescatter shmemx_double_prod_reducescatter
-#define nvshmem_double_prod_reducescatter shmemx_double_prod_reducescatter
-#define nvshmemx_double_prod_reducescatter_block shmemx_double_prod_reducescatter_block
-#define nvshmemx_double_prod_reducescatter_on_stream shmemx_double_prod_reducescatter_on_stream
-#define nvshmemx_double_prod_reducescatter_warp shmemx_double_prod_reducescatter_warp
+#define nvshmemx_double_prod_reduce_block(a0, a1, a2, a3) shmemx_double_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_double_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_prod_reduce_warp(a0, a1, a2, a3) shmemx_double_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_prod_reducescatter(a0, a1, a2, a3) shmemx_double_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_prod_reducescatter(a0, a1, a2, a3) shmemx_double_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_prod_reducescatter_block(a0, a1, a2, a3) shmemx_double_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_double_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_double_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_double_put_block shmemx_double_put_block
 #define nvshmemx_double_put_nbi_block shmemx_double_put_nbi_block
 #define nvshmemx_double_put_nbi_on_stream shmemx_double_put_nbi_on_stream
@@ -1891,26 +1889,26 @@
 #define nvshmemx_double_put_signal_on_stream shmemx_double_put_signal_on_stream
 #define nvshmemx_double_put_signal_warp shmemx_double_put_signal_warp
 #define nvshmemx_double_put_warp shmemx_double_put_warp
-#define nvshmemx_double_sum_reduce_block shmemx_double_sum_reduce_block
-#define nvshmemx_double_sum_reduce_on_stream shmemx_double_sum_reduce_on_stream
-#define nvshmemx_double_sum_reduce_warp shmemx_double_sum_reduce_warp
-#define nvshmemx_double_sum_reducescatter shmemx_double_sum_reducescatter
-#define nvshmem_double_sum_reducescatter shmemx_double_sum_reducescatter
-#define nvshmemx_double_sum_reducescatter_block shmemx_double_sum_reducescatter_block
-#define nvshmemx_double_sum_reducescatter_on_stream shmemx_double_sum_reducescatter_on_stream
-#define nvshmemx_double_sum_reducescatter_warp shmemx_double_sum_reducescatter_warp
-#define nvshmemx_fcollectmem_block shmemx_fcollectmem_block
-#define nvshmemx_fcollectmem_on_stream shmemx_fcollectmem_on_stream
-#define nvshmemx_fcollectmem_warp shmemx_fcollectmem_warp
-#define nvshmemx_float_alltoall_block shmemx_float_alltoall_block
-#define nvshmemx_float_alltoall_on_stream shmemx_float_alltoall_on_stream
-#define nvshmemx_float_alltoall_warp shmemx_float_alltoall_warp
-#define nvshmemx_float_broadcast_block shmemx_float_broadcast_block
-#define nvshmemx_float_broadcast_on_stream shmemx_float_broadcast_on_stream
-#define nvshmemx_float_broadcast_warp shmemx_float_broadcast_warp
-#define nvshmemx_float_fcollect_block shmemx_float_fcollect_block
-#define nvshmemx_float_fcollect_on_stream shmemx_float_fcollect_on_stream
-#define nvshmemx_float_fcollect_warp shmemx_float_fcollect_warp
+#define nvshmemx_double_sum_reduce_block(a0, a1, a2, a3) shmemx_double_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_double_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_sum_reduce_warp(a0, a1, a2, a3) shmemx_double_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_sum_reducescatter(a0, a1, a2, a3) shmemx_double_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_double_sum_reducescatter(a0, a1, a2, a3) shmemx_double_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_sum_reducescatter_block(a0, a1, a2, a3) shmemx_double_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_double_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_double_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_double_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_double_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_fcollectmem_block(a0, a1, a2, a3) shmemx_fcollectmem_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_fcollectmem_on_stream(a0, a1, a2, a3, a4) shmemx_fcollectmem_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_fcollectmem_warp(a0, a1, a2, a3) shmemx_fcollectmem_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_alltoall_block(a0, a1, a2, a3) shmemx_float_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_float_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_alltoall_warp(a0, a1, a2, a3) shmemx_float_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_broadcast_block(a0, a1, a2, a3, a4) shmemx_float_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_float_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_float_broadcast_warp(a0, a1, a2, a3, a4) shmemx_float_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_fcollect_block(a0, a1, a2, a3) shmemx_float_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_float_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_fcollect_warp(a0, a1, a2, a3) shmemx_float_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_float_g_on_stream shmemx_float_g_on_stream
 #define nvshmemx_float_get_block shmemx_float_get_block
 #define nvshmemx_float_get_nbi_block shmemx_float_get_nbi_block
@@ -1924,31 +1922,31 @@
 #define nvshmemx_float_iput_block shmemx_float_iput_block
 #define nvshmemx_float_iput_on_stream shmemx_float_iput_on_stream
 #define nvshmemx_float_iput_warp shmemx_float_iput_warp
-#define nvshmemx_float_max_reduce_block shmemx_float_max_reduce_block
-#define nvshmemx_float_max_reduce_on_stream shmemx_float_max_reduce_on_stream
-#define nvshmemx_float_max_reduce_warp shmemx_float_max_reduce_warp
-#define nvshmemx_float_max_reducescatter shmemx_float_max_reducescatter
-#define nvshmem_float_max_reducescatter shmemx_float_max_reducescatter
-#define nvshmemx_float_max_reducescatter_block shmemx_float_max_reducescatter_block
-#define nvshmemx_float_max_reducescatter_on_stream shmemx_float_max_reducescatter_on_stream
-#define nvshmemx_float_max_reducescatter_warp shmemx_float_max_reducescatter_warp
-#define nvshmemx_float_min_reduce_block shmemx_float_min_reduce_block
-#define nvshmemx_float_min_reduce_on_stream shmemx_float_min_reduce_on_stream
-#define nvshmemx_float_min_reduce_warp shmemx_float_min_reduce_warp
-#define nvshmemx_float_min_reducescatter shmemx_float_min_reducescatter
-#define nvshmem_float_min_reducescatter shmemx_float_min_reducescatter
-#define nvshmemx_float_min_reducescatter_block shmemx_float_min_reducescatter_block
-#define nvshmemx_float_min_reducescatter_on_stream shmemx_float_min_reducescatter_on_stream
-#define nvshmemx_float_min_reducescatter_warp shmemx_float_min_reducescatter_warp
+#define nvshmemx_float_max_reduce_block(a0, a1, a2, a3) shmemx_float_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_float_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_max_reduce_warp(a0, a1, a2, a3) shmemx_float_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_max_reducescatter(a0, a1, a2, a3) shmemx_float_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_max_reducescatter(a0, a1, a2, a3) shmemx_float_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_max_reducescatter_block(a0, a1, a2, a3) shmemx_float_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_float_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_max_reducescatter_warp(a0, a1, a2, a3) shmemx_float_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_min_reduce_block(a0, a1, a2, a3) shmemx_float_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_float_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_min_reduce_warp(a0, a1, a2, a3) shmemx_float_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_min_reducescatter(a0, a1, a2, a3) shmemx_float_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_min_reducescatter(a0, a1, a2, a3) shmemx_float_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_min_reducescatter_block(a0, a1, a2, a3) shmemx_float_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_float_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_min_reducescatter_warp(a0, a1, a2, a3) shmemx_float_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_float_p_on_stream shmemx_float_p_on_stream
-#define nvshmemx_float_prod_reduce_block shmemx_float_prod_reduce_block
-#define nvshmemx_float_prod_reduce_on_stream shmemx_float_prod_reduce_on_stream
-#define nvshmemx_float_prod_reduce_warp shmemx_float_prod_reduce_warp
-#define nvshmemx_float_prod_reducescatter shmemx_float_prod_reducescatter
-#define nvshmem_float_prod_reducescatter shmemx_float_prod_reducescatter
-#define nvshmemx_float_prod_reducescatter_block shmemx_float_prod_reducescatter_block
-#define nvshmemx_float_prod_reducescatter_on_stream shmemx_float_prod_reducescatter_on_stream
-#define nvshmemx_float_prod_reducescatter_warp shmemx_float_prod_reducescatter_warp
+#define nvshmemx_float_prod_reduce_block(a0, a1, a2, a3) shmemx_float_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_float_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_prod_reduce_warp(a0, a1, a2, a3) shmemx_float_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_prod_reducescatter(a0, a1, a2, a3) shmemx_float_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_prod_reducescatter(a0, a1, a2, a3) shmemx_float_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_prod_reducescatter_block(a0, a1, a2, a3) shmemx_float_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_float_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_float_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_float_put_block shmemx_float_put_block
 #define nvshmemx_float_put_nbi_block shmemx_float_put_nbi_block
 #define nvshmemx_float_put_nbi_on_stream shmemx_float_put_nbi_on_stream
@@ -1961,14 +1959,14 @@
 #define nvshmemx_float_put_signal_on_stream shmemx_float_put_signal_on_stream
 #define nvshmemx_float_put_signal_warp shmemx_float_put_signal_warp
 #define nvshmemx_float_put_warp shmemx_float_put_warp
-#define nvshmemx_float_sum_reduce_block shmemx_float_sum_reduce_block
-#define nvshmemx_float_sum_reduce_on_stream shmemx_float_sum_reduce_on_stream
-#define nvshmemx_float_sum_reduce_warp shmemx_float_sum_reduce_warp
-#define nvshmemx_float_sum_reducescatter shmemx_float_sum_reducescatter
-#define nvshmem_float_sum_reducescatter shmemx_float_sum_reducescatter
-#define nvshmemx_float_sum_reducescatter_block shmemx_float_sum_reducescatter_block
-#define nvshmemx_float_sum_reducescatter_on_stream shmemx_float_sum_reducescatter_on_stream
-#define nvshmemx_float_sum_reducescatter_warp shmemx_float_sum_reducescatter_warp
+#define nvshmemx_float_sum_reduce_block(a0, a1, a2, a3) shmemx_float_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_float_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_sum_reduce_warp(a0, a1, a2, a3) shmemx_float_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_sum_reducescatter(a0, a1, a2, a3) shmemx_float_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_float_sum_reducescatter(a0, a1, a2, a3) shmemx_float_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_sum_reducescatter_block(a0, a1, a2, a3) shmemx_float_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_float_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_float_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_float_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_float_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_free_device shmemx_free_device
 #define nvshmemx_get128_block shmemx_get128_block
 #define nvshmemx_get128_nbi_block shmemx_get128_nbi_block
@@ -2010,12 +2008,12 @@
 #define nvshmemx_gpu_device shmemx_gpu_device
 #define nvshmemx_gpu_fail shmemx_gpu_fail
 #define nvshmemx_gpu_register_module shmemx_gpu_register_module
-#define nvshmemx_half_alltoall_block shmemx_half_alltoall_block
-#define nvshmemx_half_alltoall_warp shmemx_half_alltoall_warp
-#define nvshmemx_half_broadcast_block shmemx_half_broadcast_block
-#define nvshmemx_half_broadcast_warp shmemx_half_broadcast_warp
-#define nvshmemx_half_fcollect_block shmemx_half_fcollect_block
-#define nvshmemx_half_fcollect_warp shmemx_half_fcollect_warp
+#define nvshmemx_half_alltoall_block(a0, a1, a2, a3) shmemx_half_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_alltoall_warp(a0, a1, a2, a3) shmemx_half_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_broadcast_block(a0, a1, a2, a3, a4) shmemx_half_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_half_broadcast_warp(a0, a1, a2, a3, a4) shmemx_half_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_half_fcollect_block(a0, a1, a2, a3) shmemx_half_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_fcollect_warp(a0, a1, a2, a3) shmemx_half_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_half_get_block shmemx_half_get_block
 #define nvshmemx_half_get_nbi_block shmemx_half_get_nbi_block
 #define nvshmemx_half_get_nbi_warp shmemx_half_get_nbi_warp
@@ -2024,18 +2022,18 @@
 #define nvshmemx_half_iget_warp shmemx_half_iget_warp
 #define nvshmemx_half_iput_block shmemx_half_iput_block
 #define nvshmemx_half_iput_warp shmemx_half_iput_warp
-#define nvshmemx_half_max_reduce_block shmemx_half_max_reduce_block
-#define nvshmemx_half_max_reduce_warp shmemx_half_max_reduce_warp
-#define nvshmemx_half_max_reducescatter_block shmemx_half_max_reducescatter_block
-#define nvshmemx_half_max_reducescatter_warp shmemx_half_max_reducescatter_warp
-#define nvshmemx_half_min_reduce_block shmemx_half_min_reduce_block
-#define nvshmemx_half_min_reduce_warp shmemx_half_min_reduce_warp
-#define nvshmemx_half_min_reducescatter_block shmemx_half_min_reducescatter_block
-#define nvshmemx_half_min_reducescatter_warp shmemx_half_min_reducescatter_warp
-#define nvshmemx_half_prod_reduce_block shmemx_half_prod_reduce_block
-#define nvshmemx_half_prod_reduce_warp shmemx_half_prod_reduce_warp
-#define nvshmemx_half_prod_reducescatter_block shmemx_half_prod_reducescatter_block
-#define nvshmemx_half_prod_reducescatter_warp shmemx_half_prod_reducescatter_warp
+#define nvshmemx_half_max_reduce_block(a0, a1, a2, a3) shmemx_half_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_max_reduce_warp(a0, a1, a2, a3) shmemx_half_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_max_reducescatter_block(a0, a1, a2, a3) shmemx_half_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_max_reducescatter_warp(a0, a1, a2, a3) shmemx_half_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_min_reduce_block(a0, a1, a2, a3) shmemx_half_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_min_reduce_warp(a0, a1, a2, a3) shmemx_half_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_min_reducescatter_block(a0, a1, a2, a3) shmemx_half_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_min_reducescatter_warp(a0, a1, a2, a3) shmemx_half_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_prod_reduce_block(a0, a1, a2, a3) shmemx_half_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_prod_reduce_warp(a0, a1, a2, a3) shmemx_half_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_prod_reducescatter_block(a0, a1, a2, a3) shmemx_half_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_half_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_half_put_block shmemx_half_put_block
 #define nvshmemx_half_put_nbi_block shmemx_half_put_nbi_block
 #define nvshmemx_half_put_nbi_warp shmemx_half_put_nbi_warp
@@ -2044,10 +2042,10 @@
 #define nvshmemx_half_put_signal_nbi_warp shmemx_half_put_signal_nbi_warp
 #define nvshmemx_half_put_signal_warp shmemx_half_put_signal_warp
 #define nvshmemx_half_put_warp shmemx_half_put_warp
-#define nvshmemx_half_sum_reduce_block shmemx_half_sum_reduce_block
-#define nvshmemx_half_sum_reduce_warp shmemx_half_sum_reduce_warp
-#define nvshmemx_half_sum_reducescatter_block shmemx_half_sum_reducescatter_block
-#define nvshmemx_half_sum_reducescatter_warp shmemx_half_sum_reducescatter_warp
+#define nvshmemx_half_sum_reduce_block(a0, a1, a2, a3) shmemx_half_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_sum_reduce_warp(a0, a1, a2, a3) shmemx_half_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_sum_reducescatter_block(a0, a1, a2, a3) shmemx_half_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_half_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_half_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_heap_base shmemx_heap_base
 #define nvshmemx_heap_size shmemx_heap_size
 #define nvshmemx_iget128_block shmemx_iget128_block
@@ -2068,23 +2066,23 @@
 #define nvshmemx_init_args_t shmemx_init_args_t
 #define nvshmemx_init_attr shmemx_init_attr
 #define nvshmemx_init_attr_t shmemx_init_attr_t
-#define nvshmemx_int16_alltoall_block shmemx_int16_alltoall_block
-#define nvshmemx_int16_alltoall_on_stream shmemx_int16_alltoall_on_stream
-#define nvshmemx_int16_alltoall_warp shmemx_int16_alltoall_warp
-#define nvshmemx_int16_and_reduce_block shmemx_int16_and_reduce_block
-#define nvshmemx_int16_and_reduce_on_stream shmemx_int16_and_reduce_on_stream
-#define nvshmemx_int16_and_reduce_warp shmemx_int16_and_reduce_warp
-#define nvshmemx_int16_and_reducescatter shmemx_int16_and_reducescatter
-#define nvshmem_int16_and_reducescatter shmemx_int16_and_reducescatter
-#define nvshmemx_int16_and_reducescatter_block shmemx_int16_and_reducescatter_block
-#define nvshmemx_int16_and_reducescatter_on_stream shmemx_int16_and_reducescatter_on_stream
-#define nvshmemx_int16_and_reducescatter_warp shmemx_int16_and_reducescatter_warp
-#define nvshmemx_int16_broadcast_block shmemx_int16_broadcast_block
-#define nvshmemx_int16_broadcast_on_stream shmemx_int16_broadcast_on_stream
-#define nvshmemx_int16_broadcast_warp shmemx_int16_broadcast_warp
-#define nvshmemx_int16_fcollect_block shmemx_int16_fcollect_block
-#define nvshmemx_int16_fcollect_on_stream shmemx_int16_fcollect_on_stream
-#define nvshmemx_int16_fcollect_warp shmemx_int16_fcollect_warp
+#define nvshmemx_int16_alltoall_block(a0, a1, a2, a3) shmemx_int16_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_int16_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_alltoall_warp(a0, a1, a2, a3) shmemx_int16_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_and_reduce_block(a0, a1, a2, a3) shmemx_int16_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_and_reduce_warp(a0, a1, a2, a3) shmemx_int16_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_and_reducescatter(a0, a1, a2, a3) shmemx_int16_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_and_reducescatter(a0, a1, a2, a3) shmemx_int16_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_and_reducescatter_block(a0, a1, a2, a3) shmemx_int16_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_and_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_broadcast_block(a0, a1, a2, a3, a4) shmemx_int16_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_int16_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_int16_broadcast_warp(a0, a1, a2, a3, a4) shmemx_int16_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_fcollect_block(a0, a1, a2, a3) shmemx_int16_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_int16_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_fcollect_warp(a0, a1, a2, a3) shmemx_int16_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int16_g_on_stream shmemx_int16_g_on_stream
 #define nvshmemx_int16_get_block shmemx_int16_get_block
 #define nvshmemx_int16_get_nbi_block shmemx_int16_get_nbi_block
@@ -2098,39 +2096,39 @@
 #define nvshmemx_int16_iput_block shmemx_int16_iput_block
 #define nvshmemx_int16_iput_on_stream shmemx_int16_iput_on_stream
 #define nvshmemx_int16_iput_warp shmemx_int16_iput_warp
-#define nvshmemx_int16_max_reduce_block shmemx_int16_max_reduce_block
-#define nvshmemx_int16_max_reduce_on_stream shmemx_int16_max_reduce_on_stream
-#define nvshmemx_int16_max_reduce_warp shmemx_int16_max_reduce_warp
-#define nvshmemx_int16_max_reducescatter shmemx_int16_max_reducescatter
-#define nvshmem_int16_max_reducescatter shmemx_int16_max_reducescatter
-#define nvshmemx_int16_max_reducescatter_block shmemx_int16_max_reducescatter_block
-#define nvshmemx_int16_max_reducescatter_on_stream shmemx_int16_max_reducescatter_on_stream
-#define nvshmemx_int16_max_reducescatter_warp shmemx_int16_max_reducescatter_warp
-#define nvshmemx_int16_min_reduce_block shmemx_int16_min_reduce_block
-#define nvshmemx_int16_min_reduce_on_stream shmemx_int16_min_reduce_on_stream
-#define nvshmemx_int16_min_reduce_warp shmemx_int16_min_reduce_warp
-#define nvshmemx_int16_min_reducescatter shmemx_int16_min_reducescatter
-#define nvshmem_int16_min_reducescatter shmemx_int16_min_reducescatter
-#define nvshmemx_int16_min_reducescatter_block shmemx_int16_min_reducescatter_block
-#define nvshmemx_int16_min_reducescatter_on_stream shmemx_int16_min_reducescatter_on_stream
-#define nvshmemx_int16_min_reducescatter_warp shmemx_int16_min_reducescatter_warp
-#define nvshmemx_int16_or_reduce_block shmemx_int16_or_reduce_block
-#define nvshmemx_int16_or_reduce_on_stream shmemx_int16_or_reduce_on_stream
-#define nvshmemx_int16_or_reduce_warp shmemx_int16_or_reduce_warp
-#define nvshmemx_int16_or_reducescatter shmemx_int16_or_reducescatter
-#define nvshmem_int16_or_reducescatter shmemx_int16_or_reducescatter
-#define nvshmemx_int16_or_reducescatter_block shmemx_int16_or_reducescatter_block
-#define nvshmemx_int16_or_reducescatter_on_stream shmemx_int16_or_reducescatter_on_stream
-#define nvshmemx_int16_or_reducescatter_warp shmemx_int16_or_reducescatter_warp
+#define nvshmemx_int16_max_reduce_block(a0, a1, a2, a3) shmemx_int16_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_max_reduce_warp(a0, a1, a2, a3) shmemx_int16_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_max_reducescatter(a0, a1, a2, a3) shmemx_int16_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_max_reducescatter(a0, a1, a2, a3) shmemx_int16_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_max_reducescatter_block(a0, a1, a2, a3) shmemx_int16_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_max_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_min_reduce_block(a0, a1, a2, a3) shmemx_int16_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_min_reduce_warp(a0, a1, a2, a3) shmemx_int16_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_min_reducescatter(a0, a1, a2, a3) shmemx_int16_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_min_reducescatter(a0, a1, a2, a3) shmemx_int16_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_min_reducescatter_block(a0, a1, a2, a3) shmemx_int16_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_min_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_or_reduce_block(a0, a1, a2, a3) shmemx_int16_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_or_reduce_warp(a0, a1, a2, a3) shmemx_int16_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_or_reducescatter(a0, a1, a2, a3) shmemx_int16_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_or_reducescatter(a0, a1, a2, a3) shmemx_int16_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_or_reducescatter_block(a0, a1, a2, a3) shmemx_int16_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_or_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int16_p_on_stream shmemx_int16_p_on_stream
-#define nvshmemx_int16_prod_reduce_block shmemx_int16_prod_reduce_block
-#define nvshmemx_int16_prod_reduce_on_stream shmemx_int16_prod_reduce_on_stream
-#define nvshmemx_int16_prod_reduce_warp shmemx_int16_prod_reduce_warp
-#define nvshmemx_int16_prod_reducescatter shmemx_int16_prod_reducescatter
-#define nvshmem_int16_prod_reducescatter shmemx_int16_prod_reducescatter
-#define nvshmemx_int16_prod_reducescatter_block shmemx_int16_prod_reducescatter_block
-#define nvshmemx_int16_prod_reducescatter_on_stream shmemx_int16_prod_reducescatter_on_stream
-#define nvshmemx_int16_prod_reducescatter_warp shmemx_int16_prod_reducescatter_warp
+#define nvshmemx_int16_prod_reduce_block(a0, a1, a2, a3) shmemx_int16_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_prod_reduce_warp(a0, a1, a2, a3) shmemx_int16_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_prod_reducescatter(a0, a1, a2, a3) shmemx_int16_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_prod_reducescatter(a0, a1, a2, a3) shmemx_int16_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_prod_reducescatter_block(a0, a1, a2, a3) shmemx_int16_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int16_put_block shmemx_int16_put_block
 #define nvshmemx_int16_put_nbi_block shmemx_int16_put_nbi_block
 #define nvshmemx_int16_put_nbi_on_stream shmemx_int16_put_nbi_on_stream
@@ -2143,39 +2141,39 @@
 #define nvshmemx_int16_put_signal_on_stream shmemx_int16_put_signal_on_stream
 #define nvshmemx_int16_put_signal_warp shmemx_int16_put_signal_warp
 #define nvshmemx_int16_put_warp shmemx_int16_put_warp
-#define nvshmemx_int16_sum_reduce_block shmemx_int16_sum_reduce_block
-#define nvshmemx_int16_sum_reduce_on_stream shmemx_int16_sum_reduce_on_stream
-#define nvshmemx_int16_sum_reduce_warp shmemx_int16_sum_reduce_warp
-#define nvshmemx_int16_sum_reducescatter shmemx_int16_sum_reducescatter
-#define nvshmem_int16_sum_reducescatter shmemx_int16_sum_reducescatter
-#define nvshmemx_int16_sum_reducescatter_block shmemx_int16_sum_reducescatter_block
-#define nvshmemx_int16_sum_reducescatter_on_stream shmemx_int16_sum_reducescatter_on_stream
-#define nvshmemx_int16_sum_reducescatter_warp shmemx_int16_sum_reducescatter_warp
-#define nvshmemx_int16_xor_reduce_block shmemx_int16_xor_reduce_block
-#define nvshmemx_int16_xor_reduce_on_stream shmemx_int16_xor_reduce_on_stream
-#define nvshmemx_int16_xor_reduce_warp shmemx_int16_xor_reduce_warp
-#define nvshmemx_int16_xor_reducescatter shmemx_int16_xor_reducescatter
-#define nvshmem_int16_xor_reducescatter shmemx_int16_xor_reducescatter
-#define nvshmemx_int16_xor_reducescatter_block shmemx_int16_xor_reducescatter_block
-#define nvshmemx_int16_xor_reducescatter_on_stream shmemx_int16_xor_reducescatter_on_stream
-#define nvshmemx_int16_xor_reducescatter_warp shmemx_int16_xor_reducescatter_warp
-#define nvshmemx_int32_alltoall_block shmemx_int32_alltoall_block
-#define nvshmemx_int32_alltoall_on_stream shmemx_int32_alltoall_on_stream
-#define nvshmemx_int32_alltoall_warp shmemx_int32_alltoall_warp
-#define nvshmemx_int32_and_reduce_block shmemx_int32_and_reduce_block
-#define nvshmemx_int32_and_reduce_on_stream shmemx_int32_and_reduce_on_stream
-#define nvshmemx_int32_and_reduce_warp shmemx_int32_and_reduce_warp
-#define nvshmemx_int32_and_reducescatter shmemx_int32_and_reducescatter
-#define nvshmem_int32_and_reducescatter shmemx_int32_and_reducescatter
-#define nvshmemx_int32_and_reducescatter_block shmemx_int32_and_reducescatter_block
-#define nvshmemx_int32_and_reducescatter_on_stream shmemx_int32_and_reducescatter_on_stream
-#define nvshmemx_int32_and_reducescatter_warp shmemx_int32_and_reducescatter_warp
-#define nvshmemx_int32_broadcast_block shmemx_int32_broadcast_block
-#define nvshmemx_int32_broadcast_on_stream shmemx_int32_broadcast_on_stream
-#define nvshmemx_int32_broadcast_warp shmemx_int32_broadcast_warp
-#define nvshmemx_int32_fcollect_block shmemx_int32_fcollect_block
-#define nvshmemx_int32_fcollect_on_stream shmemx_int32_fcollect_on_stream
-#define nvshmemx_int32_fcollect_warp shmemx_int32_fcollect_warp
+#define nvshmemx_int16_sum_reduce_block(a0, a1, a2, a3) shmemx_int16_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_sum_reduce_warp(a0, a1, a2, a3) shmemx_int16_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_sum_reducescatter(a0, a1, a2, a3) shmemx_int16_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_sum_reducescatter(a0, a1, a2, a3) shmemx_int16_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_sum_reducescatter_block(a0, a1, a2, a3) shmemx_int16_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_xor_reduce_block(a0, a1, a2, a3) shmemx_int16_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int16_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_xor_reduce_warp(a0, a1, a2, a3) shmemx_int16_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_xor_reducescatter(a0, a1, a2, a3) shmemx_int16_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int16_xor_reducescatter(a0, a1, a2, a3) shmemx_int16_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_xor_reducescatter_block(a0, a1, a2, a3) shmemx_int16_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int16_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int16_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int16_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_int16_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_alltoall_block(a0, a1, a2, a3) shmemx_int32_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_int32_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_alltoall_warp(a0, a1, a2, a3) shmemx_int32_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_and_reduce_block(a0, a1, a2, a3) shmemx_int32_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_and_reduce_warp(a0, a1, a2, a3) shmemx_int32_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_and_reducescatter(a0, a1, a2, a3) shmemx_int32_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_and_reducescatter(a0, a1, a2, a3) shmemx_int32_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_and_reducescatter_block(a0, a1, a2, a3) shmemx_int32_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_and_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_broadcast_block(a0, a1, a2, a3, a4) shmemx_int32_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_int32_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_int32_broadcast_warp(a0, a1, a2, a3, a4) shmemx_int32_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_fcollect_block(a0, a1, a2, a3) shmemx_int32_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_int32_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_fcollect_warp(a0, a1, a2, a3) shmemx_int32_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int32_g_on_stream shmemx_int32_g_on_stream
 #define nvshmemx_int32_get_block shmemx_int32_get_block
 #define nvshmemx_int32_get_nbi_block shmemx_int32_get_nbi_block
@@ -2189,39 +2187,39 @@
 #define nvshmemx_int32_iput_block shmemx_int32_iput_block
 #define nvshmemx_int32_iput_on_stream shmemx_int32_iput_on_stream
 #define nvshmemx_int32_iput_warp shmemx_int32_iput_warp
-#define nvshmemx_int32_max_reduce_block shmemx_int32_max_reduce_block
-#define nvshmemx_int32_max_reduce_on_stream shmemx_int32_max_reduce_on_stream
-#define nvshmemx_int32_max_reduce_warp shmemx_int32_max_reduce_warp
-#define nvshmemx_int32_max_reducescatter shmemx_int32_max_reducescatter
-#define nvshmem_int32_max_reducescatter shmemx_int32_max_reducescatter
-#define nvshmemx_int32_max_reducescatter_block shmemx_int32_max_reducescatter_block
-#define nvshmemx_int32_max_reducescatter_on_stream shmemx_int32_max_reducescatter_on_stream
-#define nvshmemx_int32_max_reducescatter_warp shmemx_int32_max_reducescatter_warp
-#define nvshmemx_int32_min_reduce_block shmemx_int32_min_reduce_block
-#define nvshmemx_int32_min_reduce_on_stream shmemx_int32_min_reduce_on_stream
-#define nvshmemx_int32_min_reduce_warp shmemx_int32_min_reduce_warp
-#define nvshmemx_int32_min_reducescatter shmemx_int32_min_reducescatter
-#define nvshmem_int32_min_reducescatter shmemx_int32_min_reducescatter
-#define nvshmemx_int32_min_reducescatter_block shmemx_int32_min_reducescatter_block
-#define nvshmemx_int32_min_reducescatter_on_stream shmemx_int32_min_reducescatter_on_stream
-#define nvshmemx_int32_min_reducescatter_warp shmemx_int32_min_reducescatter_warp
-#define nvshmemx_int32_or_reduce_block shmemx_int32_or_reduce_block
-#define nvshmemx_int32_or_reduce_on_stream shmemx_int32_or_reduce_on_stream
-#define nvshmemx_int32_or_reduce_warp shmemx_int32_or_reduce_warp
-#define nvshmemx_int32_or_reducescatter shmemx_int32_or_reducescatter
-#define nvshmem_int32_or_reducescatter shmemx_int32_or_reducescatter
-#define nvshmemx_int32_or_reducescatter_block shmemx_int32_or_reducescatter_block
-#define nvshmemx_int32_or_reducescatter_on_stream shmemx_int32_or_reducescatter_on_stream
-#define nvshmemx_int32_or_reducescatter_warp shmemx_int32_or_reducescatter_warp
+#define nvshmemx_int32_max_reduce_block(a0, a1, a2, a3) shmemx_int32_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_max_reduce_warp(a0, a1, a2, a3) shmemx_int32_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_max_reducescatter(a0, a1, a2, a3) shmemx_int32_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_max_reducescatter(a0, a1, a2, a3) shmemx_int32_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_max_reducescatter_block(a0, a1, a2, a3) shmemx_int32_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_max_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_min_reduce_block(a0, a1, a2, a3) shmemx_int32_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_min_reduce_warp(a0, a1, a2, a3) shmemx_int32_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_min_reducescatter(a0, a1, a2, a3) shmemx_int32_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_min_reducescatter(a0, a1, a2, a3) shmemx_int32_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_min_reducescatter_block(a0, a1, a2, a3) shmemx_int32_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_min_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_or_reduce_block(a0, a1, a2, a3) shmemx_int32_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_or_reduce_warp(a0, a1, a2, a3) shmemx_int32_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_or_reducescatter(a0, a1, a2, a3) shmemx_int32_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_or_reducescatter(a0, a1, a2, a3) shmemx_int32_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_or_reducescatter_block(a0, a1, a2, a3) shmemx_int32_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_or_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int32_p_on_stream shmemx_int32_p_on_stream
-#define nvshmemx_int32_prod_reduce_block shmemx_int32_prod_reduce_block
-#define nvshmemx_int32_prod_reduce_on_stream shmemx_int32_prod_reduce_on_stream
-#define nvshmemx_int32_prod_reduce_warp shmemx_int32_prod_reduce_warp
-#define nvshmemx_int32_prod_reducescatter shmemx_int32_prod_reducescatter
-#define nvshmem_int32_prod_reducescatter shmemx_int32_prod_reducescatter
-#define nvshmemx_int32_prod_reducescatter_block shmemx_int32_prod_reducescatter_block
-#define nvshmemx_int32_prod_reducescatter_on_stream shmemx_int32_prod_reducescatter_on_stream
-#define nvshmemx_int32_prod_reducescatter_warp shmemx_int32_prod_reducescatter_warp
+#define nvshmemx_int32_prod_reduce_block(a0, a1, a2, a3) shmemx_int32_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_prod_reduce_warp(a0, a1, a2, a3) shmemx_int32_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_prod_reducescatter(a0, a1, a2, a3) shmemx_int32_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_prod_reducescatter(a0, a1, a2, a3) shmemx_int32_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_prod_reducescatter_block(a0, a1, a2, a3) shmemx_int32_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int32_put_block shmemx_int32_put_block
 #define nvshmemx_int32_put_nbi_block shmemx_int32_put_nbi_block
 #define nvshmemx_int32_put_nbi_on_stream shmemx_int32_put_nbi_on_stream
@@ -2234,42 +2232,42 @@
 #define nvshmemx_int32_put_signal_on_stream shmemx_int32_put_signal_on_stream
 #define nvshmemx_int32_put_signal_warp shmemx_int32_put_signal_warp
 #define nvshmemx_int32_put_warp shmemx_int32_put_warp
-#define nvshmemx_int32_sum_reduce_block shmemx_int32_sum_reduce_block
-#define nvshmemx_int32_sum_reduce_on_stream shmemx_int32_sum_reduce_on_stream
-#define nvshmemx_int32_sum_reduce_warp shmemx_int32_sum_reduce_warp
-#define nvshmemx_int32_sum_reducescatter shmemx_int32_sum_reducescatter
-#define nvshmem_int32_sum_reducescatter shmemx_int32_sum_reducescatter
-#define nvshmemx_int32_sum_reducescatter_block shmemx_int32_sum_reducescatter_block
-#define nvshmemx_int32_sum_reducescatter_on_stream shmemx_int32_sum_reducescatter_on_stream
-#define nvshmemx_int32_sum_reducescatter_warp shmemx_int32_sum_reducescatter_warp
+#define nvshmemx_int32_sum_reduce_block(a0, a1, a2, a3) shmemx_int32_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_sum_reduce_warp(a0, a1, a2, a3) shmemx_int32_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_sum_reducescatter(a0, a1, a2, a3) shmemx_int32_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_sum_reducescatter(a0, a1, a2, a3) shmemx_int32_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_sum_reducescatter_block(a0, a1, a2, a3) shmemx_int32_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int32_wait_until_all_on_stream shmemx_int32_wait_until_all_on_stream
 #define nvshmemx_int32_wait_until_all_vector_on_stream shmemx_int32_wait_until_all_vector_on_stream
 #define nvshmemx_int32_wait_until_on_stream shmemx_int32_wait_until_on_stream
-#define nvshmemx_int32_xor_reduce_block shmemx_int32_xor_reduce_block
-#define nvshmemx_int32_xor_reduce_on_stream shmemx_int32_xor_reduce_on_stream
-#define nvshmemx_int32_xor_reduce_warp shmemx_int32_xor_reduce_warp
-#define nvshmemx_int32_xor_reducescatter shmemx_int32_xor_reducescatter
-#define nvshmem_int32_xor_reducescatter shmemx_int32_xor_reducescatter
-#define nvshmemx_int32_xor_reducescatter_block shmemx_int32_xor_reducescatter_block
-#define nvshmemx_int32_xor_reducescatter_on_stream shmemx_int32_xor_reducescatter_on_stream
-#define nvshmemx_int32_xor_reducescatter_warp shmemx_int32_xor_reducescatter_warp
-#define nvshmemx_int64_alltoall_block shmemx_int64_alltoall_block
-#define nvshmemx_int64_alltoall_on_stream shmemx_int64_alltoall_on_stream
-#define nvshmemx_int64_alltoall_warp shmemx_int64_alltoall_warp
-#define nvshmemx_int64_and_reduce_block shmemx_int64_and_reduce_block
-#define nvshmemx_int64_and_reduce_on_stream shmemx_int64_and_reduce_on_stream
-#define nvshmemx_int64_and_reduce_warp shmemx_int64_and_reduce_warp
-#define nvshmemx_int64_and_reducescatter shmemx_int64_and_reducescatter
-#define nvshmem_int64_and_reducescatter shmemx_int64_and_reducescatter
-#define nvshmemx_int64_and_reducescatter_block shmemx_int64_and_reducescatter_block
-#define nvshmemx_int64_and_reducescatter_on_stream shmemx_int64_and_reducescatter_on_stream
-#define nvshmemx_int64_and_reducescatter_warp shmemx_int64_and_reducescatter_warp
-#define nvshmemx_int64_broadcast_block shmemx_int64_broadcast_block
-#define nvshmemx_int64_broadcast_on_stream shmemx_int64_broadcast_on_stream
-#define nvshmemx_int64_broadcast_warp shmemx_int64_broadcast_warp
-#define nvshmemx_int64_fcollect_block shmemx_int64_fcollect_block
-#define nvshmemx_int64_fcollect_on_stream shmemx_int64_fcollect_on_stream
-#define nvshmemx_int64_fcollect_warp shmemx_int64_fcollect_warp
+#define nvshmemx_int32_xor_reduce_block(a0, a1, a2, a3) shmemx_int32_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int32_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_xor_reduce_warp(a0, a1, a2, a3) shmemx_int32_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_xor_reducescatter(a0, a1, a2, a3) shmemx_int32_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int32_xor_reducescatter(a0, a1, a2, a3) shmemx_int32_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_xor_reducescatter_block(a0, a1, a2, a3) shmemx_int32_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int32_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int32_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int32_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_int32_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_alltoall_block(a0, a1, a2, a3) shmemx_int64_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_int64_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_alltoall_warp(a0, a1, a2, a3) shmemx_int64_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_and_reduce_block(a0, a1, a2, a3) shmemx_int64_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_and_reduce_warp(a0, a1, a2, a3) shmemx_int64_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_and_reducescatter(a0, a1, a2, a3) shmemx_int64_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_and_reducescatter(a0, a1, a2, a3) shmemx_int64_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_and_reducescatter_block(a0, a1, a2, a3) shmemx_int64_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_and_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_broadcast_block(a0, a1, a2, a3, a4) shmemx_int64_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_int64_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_int64_broadcast_warp(a0, a1, a2, a3, a4) shmemx_int64_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_fcollect_block(a0, a1, a2, a3) shmemx_int64_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_int64_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_fcollect_warp(a0, a1, a2, a3) shmemx_int64_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int64_g_on_stream shmemx_int64_g_on_stream
 #define nvshmemx_int64_get_block shmemx_int64_get_block
 #define nvshmemx_int64_get_nbi_block shmemx_int64_get_nbi_block
@@ -2283,39 +2281,39 @@
 #define nvshmemx_int64_iput_block shmemx_int64_iput_block
 #define nvshmemx_int64_iput_on_stream shmemx_int64_iput_on_stream
 #define nvshmemx_int64_iput_warp shmemx_int64_iput_warp
-#define nvshmemx_int64_max_reduce_block shmemx_int64_max_reduce_block
-#define nvshmemx_int64_max_reduce_on_stream shmemx_int64_max_reduce_on_stream
-#define nvshmemx_int64_max_reduce_warp shmemx_int64_max_reduce_warp
-#define nvshmemx_int64_max_reducescatter shmemx_int64_max_reducescatter
-#define nvshmem_int64_max_reducescatter shmemx_int64_max_reducescatter
-#define nvshmemx_int64_max_reducescatter_block shmemx_int64_max_reducescatter_block
-#define nvshmemx_int64_max_reducescatter_on_stream shmemx_int64_max_reducescatter_on_stream
-#define nvshmemx_int64_max_reducescatter_warp shmemx_int64_max_reducescatter_warp
-#define nvshmemx_int64_min_reduce_block shmemx_int64_min_reduce_block
-#define nvshmemx_int64_min_reduce_on_stream shmemx_int64_min_reduce_on_stream
-#define nvshmemx_int64_min_reduce_warp shmemx_int64_min_reduce_warp
-#define nvshmemx_int64_min_reducescatter shmemx_int64_min_reducescatter
-#define nvshmem_int64_min_reducescatter shmemx_int64_min_reducescatter
-#define nvshmemx_int64_min_reducescatter_block shmemx_int64_min_reducescatter_block
-#define nvshmemx_int64_min_reducescatter_on_stream shmemx_int64_min_reducescatter_on_stream
-#define nvshmemx_int64_min_reducescatter_warp shmemx_int64_min_reducescatter_warp
-#define nvshmemx_int64_or_reduce_block shmemx_int64_or_reduce_block
-#define nvshmemx_int64_or_reduce_on_stream shmemx_int64_or_reduce_on_stream
-#define nvshmemx_int64_or_reduce_warp shmemx_int64_or_reduce_warp
-#define nvshmemx_int64_or_reducescatter shmemx_int64_or_reducescatter
-#define nvshmem_int64_or_reducescatter shmemx_int64_or_reducescatter
-#define nvshmemx_int64_or_reducescatter_block shmemx_int64_or_reducescatter_block
-#define nvshmemx_int64_or_reducescatter_on_stream shmemx_int64_or_reducescatter_on_stream
-#define nvshmemx_int64_or_reducescatter_warp shmemx_int64_or_reducescatter_warp
+#define nvshmemx_int64_max_reduce_block(a0, a1, a2, a3) shmemx_int64_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_max_reduce_warp(a0, a1, a2, a3) shmemx_int64_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_max_reducescatter(a0, a1, a2, a3) shmemx_int64_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_max_reducescatter(a0, a1, a2, a3) shmemx_int64_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_max_reducescatter_block(a0, a1, a2, a3) shmemx_int64_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_max_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_min_reduce_block(a0, a1, a2, a3) shmemx_int64_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_min_reduce_warp(a0, a1, a2, a3) shmemx_int64_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_min_reducescatter(a0, a1, a2, a3) shmemx_int64_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_min_reducescatter(a0, a1, a2, a3) shmemx_int64_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_min_reducescatter_block(a0, a1, a2, a3) shmemx_int64_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_min_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_or_reduce_block(a0, a1, a2, a3) shmemx_int64_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_or_reduce_warp(a0, a1, a2, a3) shmemx_int64_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_or_reducescatter(a0, a1, a2, a3) shmemx_int64_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_or_reducescatter(a0, a1, a2, a3) shmemx_int64_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_or_reducescatter_block(a0, a1, a2, a3) shmemx_int64_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_or_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int64_p_on_stream shmemx_int64_p_on_stream
-#define nvshmemx_int64_prod_reduce_block shmemx_int64_prod_reduce_block
-#define nvshmemx_int64_prod_reduce_on_stream shmemx_int64_prod_reduce_on_stream
-#define nvshmemx_int64_prod_reduce_warp shmemx_int64_prod_reduce_warp
-#define nvshmemx_int64_prod_reducescatter shmemx_int64_prod_reducescatter
-#define nvshmem_int64_prod_reducescatter shmemx_int64_prod_reducescatter
-#define nvshmemx_int64_prod_reducescatter_block shmemx_int64_prod_reducescatter_block
-#define nvshmemx_int64_prod_reducescatter_on_stream shmemx_int64_prod_reducescatter_on_stream
-#define nvshmemx_int64_prod_reducescatter_warp shmemx_int64_prod_reducescatter_warp
+#define nvshmemx_int64_prod_reduce_block(a0, a1, a2, a3) shmemx_int64_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_prod_reduce_warp(a0, a1, a2, a3) shmemx_int64_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_prod_reducescatter(a0, a1, a2, a3) shmemx_int64_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_prod_reducescatter(a0, a1, a2, a3) shmemx_int64_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_prod_reducescatter_block(a0, a1, a2, a3) shmemx_int64_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int64_put_block shmemx_int64_put_block
 #define nvshmemx_int64_put_nbi_block shmemx_int64_put_nbi_block
 #define nvshmemx_int64_put_nbi_on_stream shmemx_int64_put_nbi_on_stream
@@ -2328,42 +2326,42 @@
 #define nvshmemx_int64_put_signal_on_stream shmemx_int64_put_signal_on_stream
 #define nvshmemx_int64_put_signal_warp shmemx_int64_put_signal_warp
 #define nvshmemx_int64_put_warp shmemx_int64_put_warp
-#define nvshmemx_int64_sum_reduce_block shmemx_int64_sum_reduce_block
-#define nvshmemx_int64_sum_reduce_on_stream shmemx_int64_sum_reduce_on_stream
-#define nvshmemx_int64_sum_reduce_warp shmemx_int64_sum_reduce_warp
-#define nvshmemx_int64_sum_reducescatter shmemx_int64_sum_reducescatter
-#define nvshmem_int64_sum_reducescatter shmemx_int64_sum_reducescatter
-#define nvshmemx_int64_sum_reducescatter_block shmemx_int64_sum_reducescatter_block
-#define nvshmemx_int64_sum_reducescatter_on_stream shmemx_int64_sum_reducescatter_on_stream
-#define nvshmemx_int64_sum_reducescatter_warp shmemx_int64_sum_reducescatter_warp
+#define nvshmemx_int64_sum_reduce_block(a0, a1, a2, a3) shmemx_int64_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_sum_reduce_warp(a0, a1, a2, a3) shmemx_int64_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_sum_reducescatter(a0, a1, a2, a3) shmemx_int64_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_sum_reducescatter(a0, a1, a2, a3) shmemx_int64_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_sum_reducescatter_block(a0, a1, a2, a3) shmemx_int64_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int64_wait_until_all_on_stream shmemx_int64_wait_until_all_on_stream
 #define nvshmemx_int64_wait_until_all_vector_on_stream shmemx_int64_wait_until_all_vector_on_stream
 #define nvshmemx_int64_wait_until_on_stream shmemx_int64_wait_until_on_stream
-#define nvshmemx_int64_xor_reduce_block shmemx_int64_xor_reduce_block
-#define nvshmemx_int64_xor_reduce_on_stream shmemx_int64_xor_reduce_on_stream
-#define nvshmemx_int64_xor_reduce_warp shmemx_int64_xor_reduce_warp
-#define nvshmemx_int64_xor_reducescatter shmemx_int64_xor_reducescatter
-#define nvshmem_int64_xor_reducescatter shmemx_int64_xor_reducescatter
-#define nvshmemx_int64_xor_reducescatter_block shmemx_int64_xor_reducescatter_block
-#define nvshmemx_int64_xor_reducescatter_on_stream shmemx_int64_xor_reducescatter_on_stream
-#define nvshmemx_int64_xor_reducescatter_warp shmemx_int64_xor_reducescatter_warp
-#define nvshmemx_int8_alltoall_block shmemx_int8_alltoall_block
-#define nvshmemx_int8_alltoall_on_stream shmemx_int8_alltoall_on_stream
-#define nvshmemx_int8_alltoall_warp shmemx_int8_alltoall_warp
-#define nvshmemx_int8_and_reduce_block shmemx_int8_and_reduce_block
-#define nvshmemx_int8_and_reduce_on_stream shmemx_int8_and_reduce_on_stream
-#define nvshmemx_int8_and_reduce_warp shmemx_int8_and_reduce_warp
-#define nvshmemx_int8_and_reducescatter shmemx_int8_and_reducescatter
-#define nvshmem_int8_and_reducescatter shmemx_int8_and_reducescatter
-#define nvshmemx_int8_and_reducescatter_block shmemx_int8_and_reducescatter_block
-#define nvshmemx_int8_and_reducescatter_on_stream shmemx_int8_and_reducescatter_on_stream
-#define nvshmemx_int8_and_reducescatter_warp shmemx_int8_and_reducescatter_warp
-#define nvshmemx_int8_broadcast_block shmemx_int8_broadcast_block
-#define nvshmemx_int8_broadcast_on_stream shmemx_int8_broadcast_on_stream
-#define nvshmemx_int8_broadcast_warp shmemx_int8_broadcast_warp
-#define nvshmemx_int8_fcollect_block shmemx_int8_fcollect_block
-#define nvshmemx_int8_fcollect_on_stream shmemx_int8_fcollect_on_stream
-#define nvshmemx_int8_fcollect_warp shmemx_int8_fcollect_warp
+#define nvshmemx_int64_xor_reduce_block(a0, a1, a2, a3) shmemx_int64_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int64_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_xor_reduce_warp(a0, a1, a2, a3) shmemx_int64_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_xor_reducescatter(a0, a1, a2, a3) shmemx_int64_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int64_xor_reducescatter(a0, a1, a2, a3) shmemx_int64_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_xor_reducescatter_block(a0, a1, a2, a3) shmemx_int64_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int64_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int64_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int64_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_int64_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_alltoall_block(a0, a1, a2, a3) shmemx_int8_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_int8_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_alltoall_warp(a0, a1, a2, a3) shmemx_int8_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_and_reduce_block(a0, a1, a2, a3) shmemx_int8_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_and_reduce_warp(a0, a1, a2, a3) shmemx_int8_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_and_reducescatter(a0, a1, a2, a3) shmemx_int8_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_and_reducescatter(a0, a1, a2, a3) shmemx_int8_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_and_reducescatter_block(a0, a1, a2, a3) shmemx_int8_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_and_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_broadcast_block(a0, a1, a2, a3, a4) shmemx_int8_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_int8_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_int8_broadcast_warp(a0, a1, a2, a3, a4) shmemx_int8_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_fcollect_block(a0, a1, a2, a3) shmemx_int8_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_int8_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_fcollect_warp(a0, a1, a2, a3) shmemx_int8_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int8_g_on_stream shmemx_int8_g_on_stream
 #define nvshmemx_int8_get_block shmemx_int8_get_block
 #define nvshmemx_int8_get_nbi_block shmemx_int8_get_nbi_block
@@ -2377,39 +2375,39 @@
 #define nvshmemx_int8_iput_block shmemx_int8_iput_block
 #define nvshmemx_int8_iput_on_stream shmemx_int8_iput_on_stream
 #define nvshmemx_int8_iput_warp shmemx_int8_iput_warp
-#define nvshmemx_int8_max_reduce_block shmemx_int8_max_reduce_block
-#define nvshmemx_int8_max_reduce_on_stream shmemx_int8_max_reduce_on_stream
-#define nvshmemx_int8_max_reduce_warp shmemx_int8_max_reduce_warp
-#define nvshmemx_int8_max_reducescatter shmemx_int8_max_reducescatter
-#define nvshmem_int8_max_reducescatter shmemx_int8_max_reducescatter
-#define nvshmemx_int8_max_reducescatter_block shmemx_int8_max_reducescatter_block
-#define nvshmemx_int8_max_reducescatter_on_stream shmemx_int8_max_reducescatter_on_stream
-#define nvshmemx_int8_max_reducescatter_warp shmemx_int8_max_reducescatter_warp
-#define nvshmemx_int8_min_reduce_block shmemx_int8_min_reduce_block
-#define nvshmemx_int8_min_reduce_on_stream shmemx_int8_min_reduce_on_stream
-#define nvshmemx_int8_min_reduce_warp shmemx_int8_min_reduce_warp
-#define nvshmemx_int8_min_reducescatter shmemx_int8_min_reducescatter
-#define nvshmem_int8_min_reducescatter shmemx_int8_min_reducescatter
-#define nvshmemx_int8_min_reducescatter_block shmemx_int8_min_reducescatter_block
-#define nvshmemx_int8_min_reducescatter_on_stream shmemx_int8_min_reducescatter_on_stream
-#define nvshmemx_int8_min_reducescatter_warp shmemx_int8_min_reducescatter_warp
-#define nvshmemx_int8_or_reduce_block shmemx_int8_or_reduce_block
-#define nvshmemx_int8_or_reduce_on_stream shmemx_int8_or_reduce_on_stream
-#define nvshmemx_int8_or_reduce_warp shmemx_int8_or_reduce_warp
-#define nvshmemx_int8_or_reducescatter shmemx_int8_or_reducescatter
-#define nvshmem_int8_or_reducescatter shmemx_int8_or_reducescatter
-#define nvshmemx_int8_or_reducescatter_block shmemx_int8_or_reducescatter_block
-#define nvshmemx_int8_or_reducescatter_on_stream shmemx_int8_or_reducescatter_on_stream
-#define nvshmemx_int8_or_reducescatter_warp shmemx_int8_or_reducescatter_warp
+#define nvshmemx_int8_max_reduce_block(a0, a1, a2, a3) shmemx_int8_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_max_reduce_warp(a0, a1, a2, a3) shmemx_int8_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_max_reducescatter(a0, a1, a2, a3) shmemx_int8_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_max_reducescatter(a0, a1, a2, a3) shmemx_int8_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_max_reducescatter_block(a0, a1, a2, a3) shmemx_int8_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_max_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_min_reduce_block(a0, a1, a2, a3) shmemx_int8_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_min_reduce_warp(a0, a1, a2, a3) shmemx_int8_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_min_reducescatter(a0, a1, a2, a3) shmemx_int8_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_min_reducescatter(a0, a1, a2, a3) shmemx_int8_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_min_reducescatter_block(a0, a1, a2, a3) shmemx_int8_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_min_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_or_reduce_block(a0, a1, a2, a3) shmemx_int8_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_or_reduce_warp(a0, a1, a2, a3) shmemx_int8_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_or_reducescatter(a0, a1, a2, a3) shmemx_int8_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_or_reducescatter(a0, a1, a2, a3) shmemx_int8_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_or_reducescatter_block(a0, a1, a2, a3) shmemx_int8_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_or_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int8_p_on_stream shmemx_int8_p_on_stream
-#define nvshmemx_int8_prod_reduce_block shmemx_int8_prod_reduce_block
-#define nvshmemx_int8_prod_reduce_on_stream shmemx_int8_prod_reduce_on_stream
-#define nvshmemx_int8_prod_reduce_warp shmemx_int8_prod_reduce_warp
-#define nvshmemx_int8_prod_reducescatter shmemx_int8_prod_reducescatter
-#define nvshmem_int8_prod_reducescatter shmemx_int8_prod_reducescatter
-#define nvshmemx_int8_prod_reducescatter_block shmemx_int8_prod_reducescatter_block
-#define nvshmemx_int8_prod_reducescatter_on_stream shmemx_int8_prod_reducescatter_on_stream
-#define nvshmemx_int8_prod_reducescatter_warp shmemx_int8_prod_reducescatter_warp
+#define nvshmemx_int8_prod_reduce_block(a0, a1, a2, a3) shmemx_int8_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_prod_reduce_warp(a0, a1, a2, a3) shmemx_int8_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_prod_reducescatter(a0, a1, a2, a3) shmemx_int8_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_prod_reducescatter(a0, a1, a2, a3) shmemx_int8_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_prod_reducescatter_block(a0, a1, a2, a3) shmemx_int8_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int8_put_block shmemx_int8_put_block
 #define nvshmemx_int8_put_nbi_block shmemx_int8_put_nbi_block
 #define nvshmemx_int8_put_nbi_on_stream shmemx_int8_put_nbi_on_stream
@@ -2422,31 +2420,31 @@
 #define nvshmemx_int8_put_signal_on_stream shmemx_int8_put_signal_on_stream
 #define nvshmemx_int8_put_signal_warp shmemx_int8_put_signal_warp
 #define nvshmemx_int8_put_warp shmemx_int8_put_warp
-#define nvshmemx_int8_sum_reduce_block shmemx_int8_sum_reduce_block
-#define nvshmemx_int8_sum_reduce_on_stream shmemx_int8_sum_reduce_on_stream
-#define nvshmemx_int8_sum_reduce_warp shmemx_int8_sum_reduce_warp
-#define nvshmemx_int8_sum_reducescatter shmemx_int8_sum_reducescatter
-#define nvshmem_int8_sum_reducescatter shmemx_int8_sum_reducescatter
-#define nvshmemx_int8_sum_reducescatter_block shmemx_int8_sum_reducescatter_block
-#define nvshmemx_int8_sum_reducescatter_on_stream shmemx_int8_sum_reducescatter_on_stream
-#define nvshmemx_int8_sum_reducescatter_warp shmemx_int8_sum_reducescatter_warp
-#define nvshmemx_int8_xor_reduce_block shmemx_int8_xor_reduce_block
-#define nvshmemx_int8_xor_reduce_on_stream shmemx_int8_xor_reduce_on_stream
-#define nvshmemx_int8_xor_reduce_warp shmemx_int8_xor_reduce_warp
-#define nvshmemx_int8_xor_reducescatter shmemx_int8_xor_reducescatter
-#define nvshmem_int8_xor_reducescatter shmemx_int8_xor_reducescatter
-#define nvshmemx_int8_xor_reducescatter_block shmemx_int8_xor_reducescatter_block
-#define nvshmemx_int8_xor_reducescatter_on_stream shmemx_int8_xor_reducescatter_on_stream
-#define nvshmemx_int8_xor_reducescatter_warp shmemx_int8_xor_reducescatter_warp
-#define nvshmemx_int_alltoall_block shmemx_int_alltoall_block
-#define nvshmemx_int_alltoall_on_stream shmemx_int_alltoall_on_stream
-#define nvshmemx_int_alltoall_warp shmemx_int_alltoall_warp
-#define nvshmemx_int_broadcast_block shmemx_int_broadcast_block
-#define nvshmemx_int_broadcast_on_stream shmemx_int_broadcast_on_stream
-#define nvshmemx_int_broadcast_warp shmemx_int_broadcast_warp
-#define nvshmemx_int_fcollect_block shmemx_int_fcollect_block
-#define nvshmemx_int_fcollect_on_stream shmemx_int_fcollect_on_stream
-#define nvshmemx_int_fcollect_warp shmemx_int_fcollect_warp
+#define nvshmemx_int8_sum_reduce_block(a0, a1, a2, a3) shmemx_int8_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_sum_reduce_warp(a0, a1, a2, a3) shmemx_int8_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_sum_reducescatter(a0, a1, a2, a3) shmemx_int8_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_sum_reducescatter(a0, a1, a2, a3) shmemx_int8_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_sum_reducescatter_block(a0, a1, a2, a3) shmemx_int8_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_xor_reduce_block(a0, a1, a2, a3) shmemx_int8_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int8_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_xor_reduce_warp(a0, a1, a2, a3) shmemx_int8_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_xor_reducescatter(a0, a1, a2, a3) shmemx_int8_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int8_xor_reducescatter(a0, a1, a2, a3) shmemx_int8_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_xor_reducescatter_block(a0, a1, a2, a3) shmemx_int8_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int8_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int8_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int8_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_int8_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_alltoall_block(a0, a1, a2, a3) shmemx_int_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_int_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_alltoall_warp(a0, a1, a2, a3) shmemx_int_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_broadcast_block(a0, a1, a2, a3, a4) shmemx_int_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_int_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_int_broadcast_warp(a0, a1, a2, a3, a4) shmemx_int_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_fcollect_block(a0, a1, a2, a3) shmemx_int_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_int_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_fcollect_warp(a0, a1, a2, a3) shmemx_int_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int_g_on_stream shmemx_int_g_on_stream
 #define nvshmemx_int_get_block shmemx_int_get_block
 #define nvshmemx_int_get_nbi_block shmemx_int_get_nbi_block
@@ -2460,31 +2458,31 @@
 #define nvshmemx_int_iput_block shmemx_int_iput_block
 #define nvshmemx_int_iput_on_stream shmemx_int_iput_on_stream
 #define nvshmemx_int_iput_warp shmemx_int_iput_warp
-#define nvshmemx_int_max_reduce_block shmemx_int_max_reduce_block
-#define nvshmemx_int_max_reduce_on_stream shmemx_int_max_reduce_on_stream
-#define nvshmemx_int_max_reduce_warp shmemx_int_max_reduce_warp
-#define nvshmemx_int_max_reducescatter shmemx_int_max_reducescatter
-#define nvshmem_int_max_reducescatter shmemx_int_max_reducescatter
-#define nvshmemx_int_max_reducescatter_block shmemx_int_max_reducescatter_block
-#define nvshmemx_int_max_reducescatter_on_stream shmemx_int_max_reducescatter_on_stream
-#define nvshmemx_int_max_reducescatter_warp shmemx_int_max_reducescatter_warp
-#define nvshmemx_int_min_reduce_block shmemx_int_min_reduce_block
-#define nvshmemx_int_min_reduce_on_stream shmemx_int_min_reduce_on_stream
-#define nvshmemx_int_min_reduce_warp shmemx_int_min_reduce_warp
-#define nvshmemx_int_min_reducescatter shmemx_int_min_reducescatter
-#define nvshmem_int_min_reducescatter shmemx_int_min_reducescatter
-#define nvshmemx_int_min_reducescatter_block shmemx_int_min_reducescatter_block
-#define nvshmemx_int_min_reducescatter_on_stream shmemx_int_min_reducescatter_on_stream
-#define nvshmemx_int_min_reducescatter_warp shmemx_int_min_reducescatter_warp
+#define nvshmemx_int_max_reduce_block(a0, a1, a2, a3) shmemx_int_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_max_reduce_warp(a0, a1, a2, a3) shmemx_int_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_max_reducescatter(a0, a1, a2, a3) shmemx_int_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_max_reducescatter(a0, a1, a2, a3) shmemx_int_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_max_reducescatter_block(a0, a1, a2, a3) shmemx_int_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_max_reducescatter_warp(a0, a1, a2, a3) shmemx_int_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_min_reduce_block(a0, a1, a2, a3) shmemx_int_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_min_reduce_warp(a0, a1, a2, a3) shmemx_int_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_min_reducescatter(a0, a1, a2, a3) shmemx_int_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_min_reducescatter(a0, a1, a2, a3) shmemx_int_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_min_reducescatter_block(a0, a1, a2, a3) shmemx_int_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_min_reducescatter_warp(a0, a1, a2, a3) shmemx_int_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int_p_on_stream shmemx_int_p_on_stream
-#define nvshmemx_int_prod_reduce_block shmemx_int_prod_reduce_block
-#define nvshmemx_int_prod_reduce_on_stream shmemx_int_prod_reduce_on_stream
-#define nvshmemx_int_prod_reduce_warp shmemx_int_prod_reduce_warp
-#define nvshmemx_int_prod_reducescatter shmemx_int_prod_reducescatter
-#define nvshmem_int_prod_reducescatter shmemx_int_prod_reducescatter
-#define nvshmemx_int_prod_reducescatter_block shmemx_int_prod_reducescatter_block
-#define nvshmemx_int_prod_reducescatter_on_stream shmemx_int_prod_reducescatter_on_stream
-#define nvshmemx_int_prod_reducescatter_warp shmemx_int_prod_reducescatter_warp
+#define nvshmemx_int_prod_reduce_block(a0, a1, a2, a3) shmemx_int_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_prod_reduce_warp(a0, a1, a2, a3) shmemx_int_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_prod_reducescatter(a0, a1, a2, a3) shmemx_int_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_prod_reducescatter(a0, a1, a2, a3) shmemx_int_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_prod_reducescatter_block(a0, a1, a2, a3) shmemx_int_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_int_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int_put_block shmemx_int_put_block
 #define nvshmemx_int_put_nbi_block shmemx_int_put_nbi_block
 #define nvshmemx_int_put_nbi_on_stream shmemx_int_put_nbi_on_stream
@@ -2497,14 +2495,14 @@
 #define nvshmemx_int_put_signal_on_stream shmemx_int_put_signal_on_stream
 #define nvshmemx_int_put_signal_warp shmemx_int_put_signal_warp
 #define nvshmemx_int_put_warp shmemx_int_put_warp
-#define nvshmemx_int_sum_reduce_block shmemx_int_sum_reduce_block
-#define nvshmemx_int_sum_reduce_on_stream shmemx_int_sum_reduce_on_stream
-#define nvshmemx_int_sum_reduce_warp shmemx_int_sum_reduce_warp
-#define nvshmemx_int_sum_reducescatter shmemx_int_sum_reducescatter
-#define nvshmem_int_sum_reducescatter shmemx_int_sum_reducescatter
-#define nvshmemx_int_sum_reducescatter_block shmemx_int_sum_reducescatter_block
-#define nvshmemx_int_sum_reducescatter_on_stream shmemx_int_sum_reducescatter_on_stream
-#define nvshmemx_int_sum_reducescatter_warp shmemx_int_sum_reducescatter_warp
+#define nvshmemx_int_sum_reduce_block(a0, a1, a2, a3) shmemx_int_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_int_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_sum_reduce_warp(a0, a1, a2, a3) shmemx_int_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_sum_reducescatter(a0, a1, a2, a3) shmemx_int_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_int_sum_reducescatter(a0, a1, a2, a3) shmemx_int_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_sum_reducescatter_block(a0, a1, a2, a3) shmemx_int_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_int_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_int_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_int_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_int_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_int_wait_until_all_on_stream shmemx_int_wait_until_all_on_stream
 #define nvshmemx_int_wait_until_all_vector_on_stream shmemx_int_wait_until_all_vector_on_stream
 #define nvshmemx_int_wait_until_on_stream shmemx_int_wait_until_on_stream
@@ -2523,15 +2521,15 @@
 #define nvshmemx_iput8_block shmemx_iput8_block
 #define nvshmemx_iput8_on_stream shmemx_iput8_on_stream
 #define nvshmemx_iput8_warp shmemx_iput8_warp
-#define nvshmemx_long_alltoall_block shmemx_long_alltoall_block
-#define nvshmemx_long_alltoall_on_stream shmemx_long_alltoall_on_stream
-#define nvshmemx_long_alltoall_warp shmemx_long_alltoall_warp
-#define nvshmemx_long_broadcast_block shmemx_long_broadcast_block
-#define nvshmemx_long_broadcast_on_stream shmemx_long_broadcast_on_stream
-#define nvshmemx_long_broadcast_warp shmemx_long_broadcast_warp
-#define nvshmemx_long_fcollect_block shmemx_long_fcollect_block
-#define nvshmemx_long_fcollect_on_stream shmemx_long_fcollect_on_stream
-#define nvshmemx_long_fcollect_warp shmemx_long_fcollect_warp
+#define nvshmemx_long_alltoall_block(a0, a1, a2, a3) shmemx_long_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_long_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_alltoall_warp(a0, a1, a2, a3) shmemx_long_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_broadcast_block(a0, a1, a2, a3, a4) shmemx_long_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_long_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_long_broadcast_warp(a0, a1, a2, a3, a4) shmemx_long_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_fcollect_block(a0, a1, a2, a3) shmemx_long_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_long_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_fcollect_warp(a0, a1, a2, a3) shmemx_long_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_long_g_on_stream shmemx_long_g_on_stream
 #define nvshmemx_long_get_block shmemx_long_get_block
 #define nvshmemx_long_get_nbi_block shmemx_long_get_nbi_block
@@ -2545,31 +2543,31 @@
 #define nvshmemx_long_iput_block shmemx_long_iput_block
 #define nvshmemx_long_iput_on_stream shmemx_long_iput_on_stream
 #define nvshmemx_long_iput_warp shmemx_long_iput_warp
-#define nvshmemx_long_max_reduce_block shmemx_long_max_reduce_block
-#define nvshmemx_long_max_reduce_on_stream shmemx_long_max_reduce_on_stream
-#define nvshmemx_long_max_reduce_warp shmemx_long_max_reduce_warp
-#define nvshmemx_long_max_reducescatter shmemx_long_max_reducescatter
-#define nvshmem_long_max_reducescatter shmemx_long_max_reducescatter
-#define nvshmemx_long_max_reducescatter_block shmemx_long_max_reducescatter_block
-#define nvshmemx_long_max_reducescatter_on_stream shmemx_long_max_reducescatter_on_stream
-#define nvshmemx_long_max_reducescatter_warp shmemx_long_max_reducescatter_warp
-#define nvshmemx_long_min_reduce_block shmemx_long_min_reduce_block
-#define nvshmemx_long_min_reduce_on_stream shmemx_long_min_reduce_on_stream
-#define nvshmemx_long_min_reduce_warp shmemx_long_min_reduce_warp
-#define nvshmemx_long_min_reducescatter shmemx_long_min_reducescatter
-#define nvshmem_long_min_reducescatter shmemx_long_min_reducescatter
-#define nvshmemx_long_min_reducescatter_block shmemx_long_min_reducescatter_block
-#define nvshmemx_long_min_reducescatter_on_stream shmemx_long_min_reducescatter_on_stream
-#define nvshmemx_long_min_reducescatter_warp shmemx_long_min_reducescatter_warp
+#define nvshmemx_long_max_reduce_block(a0, a1, a2, a3) shmemx_long_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_long_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_max_reduce_warp(a0, a1, a2, a3) shmemx_long_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_max_reducescatter(a0, a1, a2, a3) shmemx_long_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_max_reducescatter(a0, a1, a2, a3) shmemx_long_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_max_reducescatter_block(a0, a1, a2, a3) shmemx_long_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_long_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_max_reducescatter_warp(a0, a1, a2, a3) shmemx_long_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_min_reduce_block(a0, a1, a2, a3) shmemx_long_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_long_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_min_reduce_warp(a0, a1, a2, a3) shmemx_long_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_min_reducescatter(a0, a1, a2, a3) shmemx_long_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_min_reducescatter(a0, a1, a2, a3) shmemx_long_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_min_reducescatter_block(a0, a1, a2, a3) shmemx_long_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_long_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_min_reducescatter_warp(a0, a1, a2, a3) shmemx_long_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_long_p_on_stream shmemx_long_p_on_stream
-#define nvshmemx_long_prod_reduce_block shmemx_long_prod_reduce_block
-#define nvshmemx_long_prod_reduce_on_stream shmemx_long_prod_reduce_on_stream
-#define nvshmemx_long_prod_reduce_warp shmemx_long_prod_reduce_warp
-#define nvshmemx_long_prod_reducescatter shmemx_long_prod_reducescatter
-#define nvshmem_long_prod_reducescatter shmemx_long_prod_reducescatter
-#define nvshmemx_long_prod_reducescatter_block shmemx_long_prod_reducescatter_block
-#define nvshmemx_long_prod_reducescatter_on_stream shmemx_long_prod_reducescatter_on_stream
-#define nvshmemx_long_prod_reducescatter_warp shmemx_long_prod_reducescatter_warp
+#define nvshmemx_long_prod_reduce_block(a0, a1, a2, a3) shmemx_long_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_long_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_prod_reduce_warp(a0, a1, a2, a3) shmemx_long_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_prod_reducescatter(a0, a1, a2, a3) shmemx_long_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_prod_reducescatter(a0, a1, a2, a3) shmemx_long_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_prod_reducescatter_block(a0, a1, a2, a3) shmemx_long_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_long_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_long_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_long_put_block shmemx_long_put_block
 #define nvshmemx_long_put_nbi_block shmemx_long_put_nbi_block
 #define nvshmemx_long_put_nbi_on_stream shmemx_long_put_nbi_on_stream
@@ -2582,34 +2580,34 @@
 #define nvshmemx_long_put_signal_on_stream shmemx_long_put_signal_on_stream
 #define nvshmemx_long_put_signal_warp shmemx_long_put_signal_warp
 #define nvshmemx_long_put_warp shmemx_long_put_warp
-#define nvshmemx_long_sum_reduce_block shmemx_long_sum_reduce_block
-#define nvshmemx_long_sum_reduce_on_stream shmemx_long_sum_reduce_on_stream
-#define nvshmemx_long_sum_reduce_warp shmemx_long_sum_reduce_warp
-#define nvshmemx_long_sum_reducescatter shmemx_long_sum_reducescatter
-#define nvshmem_long_sum_reducescatter shmemx_long_sum_reducescatter
-#define nvshmemx_long_sum_reducescatter_block shmemx_long_sum_reducescatter_block
-#define nvshmemx_long_sum_reducescatter_on_stream shmemx_long_sum_reducescatter_on_stream
-#define nvshmemx_long_sum_reducescatter_warp shmemx_long_sum_reducescatter_warp
+#define nvshmemx_long_sum_reduce_block(a0, a1, a2, a3) shmemx_long_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_long_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_sum_reduce_warp(a0, a1, a2, a3) shmemx_long_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_sum_reducescatter(a0, a1, a2, a3) shmemx_long_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_long_sum_reducescatter(a0, a1, a2, a3) shmemx_long_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_sum_reducescatter_block(a0, a1, a2, a3) shmemx_long_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_long_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_long_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_long_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_long_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_long_wait_until_all_on_stream shmemx_long_wait_until_all_on_stream
 #define nvshmemx_long_wait_until_all_vector_on_stream shmemx_long_wait_until_all_vector_on_stream
 #define nvshmemx_long_wait_until_on_stream shmemx_long_wait_until_on_stream
-#define nvshmemx_longdouble_max_reducescatter shmemx_longdouble_max_reducescatter
-#define nvshmem_longdouble_max_reducescatter shmemx_longdouble_max_reducescatter
-#define nvshmemx_longdouble_min_reducescatter shmemx_longdouble_min_reducescatter
-#define nvshmem_longdouble_min_reducescatter shmemx_longdouble_min_reducescatter
-#define nvshmemx_longdouble_prod_reducescatter shmemx_longdouble_prod_reducescatter
-#define nvshmem_longdouble_prod_reducescatter shmemx_longdouble_prod_reducescatter
-#define nvshmemx_longdouble_sum_reducescatter shmemx_longdouble_sum_reducescatter
-#define nvshmem_longdouble_sum_reducescatter shmemx_longdouble_sum_reducescatter
-#define nvshmemx_longlong_alltoall_block shmemx_longlong_alltoall_block
-#define nvshmemx_longlong_alltoall_on_stream shmemx_longlong_alltoall_on_stream
-#define nvshmemx_longlong_alltoall_warp shmemx_longlong_alltoall_warp
-#define nvshmemx_longlong_broadcast_block shmemx_longlong_broadcast_block
-#define nvshmemx_longlong_broadcast_on_stream shmemx_longlong_broadcast_on_stream
-#define nvshmemx_longlong_broadcast_warp shmemx_longlong_broadcast_warp
-#define nvshmemx_longlong_fcollect_block shmemx_longlong_fcollect_block
-#define nvshmemx_longlong_fcollect_on_stream shmemx_longlong_fcollect_on_stream
-#define nvshmemx_longlong_fcollect_warp shmemx_longlong_fcollect_warp
+#define nvshmemx_longdouble_max_reducescatter(a0, a1, a2, a3) shmemx_longdouble_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_max_reducescatter(a0, a1, a2, a3) shmemx_longdouble_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longdouble_min_reducescatter(a0, a1, a2, a3) shmemx_longdouble_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_min_reducescatter(a0, a1, a2, a3) shmemx_longdouble_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longdouble_prod_reducescatter(a0, a1, a2, a3) shmemx_longdouble_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_prod_reducescatter(a0, a1, a2, a3) shmemx_longdouble_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longdouble_sum_reducescatter(a0, a1, a2, a3) shmemx_longdouble_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longdouble_sum_reducescatter(a0, a1, a2, a3) shmemx_longdouble_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_alltoall_block(a0, a1, a2, a3) shmemx_longlong_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_alltoall_warp(a0, a1, a2, a3) shmemx_longlong_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_broadcast_block(a0, a1, a2, a3, a4) shmemx_longlong_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_longlong_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_longlong_broadcast_warp(a0, a1, a2, a3, a4) shmemx_longlong_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_fcollect_block(a0, a1, a2, a3) shmemx_longlong_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_fcollect_warp(a0, a1, a2, a3) shmemx_longlong_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_longlong_g_on_stream shmemx_longlong_g_on_stream
 #define nvshmemx_longlong_get_block shmemx_longlong_get_block
 #define nvshmemx_longlong_get_nbi_block shmemx_longlong_get_nbi_block
@@ -2623,31 +2621,31 @@
 #define nvshmemx_longlong_iput_block shmemx_longlong_iput_block
 #define nvshmemx_longlong_iput_on_stream shmemx_longlong_iput_on_stream
 #define nvshmemx_longlong_iput_warp shmemx_longlong_iput_warp
-#define nvshmemx_longlong_max_reduce_block shmemx_longlong_max_reduce_block
-#define nvshmemx_longlong_max_reduce_on_stream shmemx_longlong_max_reduce_on_stream
-#define nvshmemx_longlong_max_reduce_warp shmemx_longlong_max_reduce_warp
-#define nvshmemx_longlong_max_reducescatter shmemx_longlong_max_reducescatter
-#define nvshmem_longlong_max_reducescatter shmemx_longlong_max_reducescatter
-#define nvshmemx_longlong_max_reducescatter_block shmemx_longlong_max_reducescatter_block
-#define nvshmemx_longlong_max_reducescatter_on_stream shmemx_longlong_max_reducescatter_on_stream
-#define nvshmemx_longlong_max_reducescatter_warp shmemx_longlong_max_reducescatter_warp
-#define nvshmemx_longlong_min_reduce_block shmemx_longlong_min_reduce_block
-#define nvshmemx_longlong_min_reduce_on_stream shmemx_longlong_min_reduce_on_stream
-#define nvshmemx_longlong_min_reduce_warp shmemx_longlong_min_reduce_warp
-#define nvshmemx_longlong_min_reducescatter shmemx_longlong_min_reducescatter
-#define nvshmem_longlong_min_reducescatter shmemx_longlong_min_reducescatter
-#define nvshmemx_longlong_min_reducescatter_block shmemx_longlong_min_reducescatter_block
-#define nvshmemx_longlong_min_reducescatter_on_stream shmemx_longlong_min_reducescatter_on_stream
-#define nvshmemx_longlong_min_reducescatter_warp shmemx_longlong_min_reducescatter_warp
+#define nvshmemx_longlong_max_reduce_block(a0, a1, a2, a3) shmemx_longlong_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_max_reduce_warp(a0, a1, a2, a3) shmemx_longlong_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_max_reducescatter(a0, a1, a2, a3) shmemx_longlong_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_max_reducescatter(a0, a1, a2, a3) shmemx_longlong_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_max_reducescatter_block(a0, a1, a2, a3) shmemx_longlong_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_max_reducescatter_warp(a0, a1, a2, a3) shmemx_longlong_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_min_reduce_block(a0, a1, a2, a3) shmemx_longlong_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_min_reduce_warp(a0, a1, a2, a3) shmemx_longlong_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_min_reducescatter(a0, a1, a2, a3) shmemx_longlong_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_min_reducescatter(a0, a1, a2, a3) shmemx_longlong_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_min_reducescatter_block(a0, a1, a2, a3) shmemx_longlong_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_min_reducescatter_warp(a0, a1, a2, a3) shmemx_longlong_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_longlong_p_on_stream shmemx_longlong_p_on_stream
-#define nvshmemx_longlong_prod_reduce_block shmemx_longlong_prod_reduce_block
-#define nvshmemx_longlong_prod_reduce_on_stream shmemx_longlong_prod_reduce_on_stream
-#define nvshmemx_longlong_prod_reduce_warp shmemx_longlong_prod_reduce_warp
-#define nvshmemx_longlong_prod_reducescatter shmemx_longlong_prod_reducescatter
-#define nvshmem_longlong_prod_reducescatter shmemx_longlong_prod_reducescatter
-#define nvshmemx_longlong_prod_reducescatter_block shmemx_longlong_prod_reducescatter_block
-#define nvshmemx_longlong_prod_reducescatter_on_stream shmemx_longlong_prod_reducescatter_on_stream
-#define nvshmemx_longlong_prod_reducescatter_warp shmemx_longlong_prod_reducescatter_warp
+#define nvshmemx_longlong_prod_reduce_block(a0, a1, a2, a3) shmemx_longlong_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_prod_reduce_warp(a0, a1, a2, a3) shmemx_longlong_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_prod_reducescatter(a0, a1, a2, a3) shmemx_longlong_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_prod_reducescatter(a0, a1, a2, a3) shmemx_longlong_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_prod_reducescatter_block(a0, a1, a2, a3) shmemx_longlong_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_longlong_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_longlong_put_block shmemx_longlong_put_block
 #define nvshmemx_longlong_put_nbi_block shmemx_longlong_put_nbi_block
 #define nvshmemx_longlong_put_nbi_on_stream shmemx_longlong_put_nbi_on_stream
@@ -2660,27 +2658,27 @@
 #define nvshmemx_longlong_put_signal_on_stream shmemx_longlong_put_signal_on_stream
 #define nvshmemx_longlong_put_signal_warp shmemx_longlong_put_signal_warp
 #define nvshmemx_longlong_put_warp shmemx_longlong_put_warp
-#define nvshmemx_longlong_sum_reduce_block shmemx_longlong_sum_reduce_block
-#define nvshmemx_longlong_sum_reduce_on_stream shmemx_longlong_sum_reduce_on_stream
-#define nvshmemx_longlong_sum_reduce_warp shmemx_longlong_sum_reduce_warp
-#define nvshmemx_longlong_sum_reducescatter shmemx_longlong_sum_reducescatter
-#define nvshmem_longlong_sum_reducescatter shmemx_longlong_sum_reducescatter
-#define nvshmemx_longlong_sum_reducescatter_block shmemx_longlong_sum_reducescatter_block
-#define nvshmemx_longlong_sum_reducescatter_on_stream shmemx_longlong_sum_reducescatter_on_stream
-#define nvshmemx_longlong_sum_reducescatter_warp shmemx_longlong_sum_reducescatter_warp
+#define nvshmemx_longlong_sum_reduce_block(a0, a1, a2, a3) shmemx_longlong_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_sum_reduce_warp(a0, a1, a2, a3) shmemx_longlong_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_sum_reducescatter(a0, a1, a2, a3) shmemx_longlong_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_longlong_sum_reducescatter(a0, a1, a2, a3) shmemx_longlong_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_sum_reducescatter_block(a0, a1, a2, a3) shmemx_longlong_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_longlong_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_longlong_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_longlong_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_longlong_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_longlong_wait_until_all_on_stream shmemx_longlong_wait_until_all_on_stream
 #define nvshmemx_longlong_wait_until_all_vector_on_stream shmemx_longlong_wait_until_all_vector_on_stream
 #define nvshmemx_longlong_wait_until_on_stream shmemx_longlong_wait_until_on_stream
 #define nvshmemx_malloc_device shmemx_malloc_device
-#define nvshmemx_ptrdiff_alltoall_block shmemx_ptrdiff_alltoall_block
-#define nvshmemx_ptrdiff_alltoall_on_stream shmemx_ptrdiff_alltoall_on_stream
-#define nvshmemx_ptrdiff_alltoall_warp shmemx_ptrdiff_alltoall_warp
-#define nvshmemx_ptrdiff_broadcast_block shmemx_ptrdiff_broadcast_block
-#define nvshmemx_ptrdiff_broadcast_on_stream shmemx_ptrdiff_broadcast_on_stream
-#define nvshmemx_ptrdiff_broadcast_warp shmemx_ptrdiff_broadcast_warp
-#define nvshmemx_ptrdiff_fcollect_block shmemx_ptrdiff_fcollect_block
-#define nvshmemx_ptrdiff_fcollect_on_stream shmemx_ptrdiff_fcollect_on_stream
-#define nvshmemx_ptrdiff_fcollect_warp shmemx_ptrdiff_fcollect_warp
+#define nvshmemx_ptrdiff_alltoall_block(a0, a1, a2, a3) shmemx_ptrdiff_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_alltoall_warp(a0, a1, a2, a3) shmemx_ptrdiff_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_broadcast_block(a0, a1, a2, a3, a4) shmemx_ptrdiff_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_ptrdiff_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_ptrdiff_broadcast_warp(a0, a1, a2, a3, a4) shmemx_ptrdiff_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_fcollect_block(a0, a1, a2, a3) shmemx_ptrdiff_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_fcollect_warp(a0, a1, a2, a3) shmemx_ptrdiff_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ptrdiff_g_on_stream shmemx_ptrdiff_g_on_stream
 #define nvshmemx_ptrdiff_get_block shmemx_ptrdiff_get_block
 #define nvshmemx_ptrdiff_get_nbi_block shmemx_ptrdiff_get_nbi_block
@@ -2694,31 +2692,31 @@
 #define nvshmemx_ptrdiff_iput_block shmemx_ptrdiff_iput_block
 #define nvshmemx_ptrdiff_iput_on_stream shmemx_ptrdiff_iput_on_stream
 #define nvshmemx_ptrdiff_iput_warp shmemx_ptrdiff_iput_warp
-#define nvshmemx_ptrdiff_max_reduce_block shmemx_ptrdiff_max_reduce_block
-#define nvshmemx_ptrdiff_max_reduce_on_stream shmemx_ptrdiff_max_reduce_on_stream
-#define nvshmemx_ptrdiff_max_reduce_warp shmemx_ptrdiff_max_reduce_warp
-#define nvshmemx_ptrdiff_max_reducescatter shmemx_ptrdiff_max_reducescatter
-#define nvshmem_ptrdiff_max_reducescatter shmemx_ptrdiff_max_reducescatter
-#define nvshmemx_ptrdiff_max_reducescatter_block shmemx_ptrdiff_max_reducescatter_block
-#define nvshmemx_ptrdiff_max_reducescatter_on_stream shmemx_ptrdiff_max_reducescatter_on_stream
-#define nvshmemx_ptrdiff_max_reducescatter_warp shmemx_ptrdiff_max_reducescatter_warp
-#define nvshmemx_ptrdiff_min_reduce_block shmemx_ptrdiff_min_reduce_block
-#define nvshmemx_ptrdiff_min_reduce_on_stream shmemx_ptrdiff_min_reduce_on_stream
-#define nvshmemx_ptrdiff_min_reduce_warp shmemx_ptrdiff_min_reduce_warp
-#define nvshmemx_ptrdiff_min_reducescatter shmemx_ptrdiff_min_reducescatter
-#define nvshmem_ptrdiff_min_reducescatter shmemx_ptrdiff_min_reducescatter
-#define nvshmemx_ptrdiff_min_reducescatter_block shmemx_ptrdiff_min_reducescatter_block
-#define nvshmemx_ptrdiff_min_reducescatter_on_stream shmemx_ptrdiff_min_reducescatter_on_stream
-#define nvshmemx_ptrdiff_min_reducescatter_warp shmemx_ptrdiff_min_reducescatter_warp
+#define nvshmemx_ptrdiff_max_reduce_block(a0, a1, a2, a3) shmemx_ptrdiff_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_max_reduce_warp(a0, a1, a2, a3) shmemx_ptrdiff_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_max_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_max_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_max_reducescatter_block(a0, a1, a2, a3) shmemx_ptrdiff_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_max_reducescatter_warp(a0, a1, a2, a3) shmemx_ptrdiff_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_min_reduce_block(a0, a1, a2, a3) shmemx_ptrdiff_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_min_reduce_warp(a0, a1, a2, a3) shmemx_ptrdiff_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_min_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_min_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_min_reducescatter_block(a0, a1, a2, a3) shmemx_ptrdiff_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_min_reducescatter_warp(a0, a1, a2, a3) shmemx_ptrdiff_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ptrdiff_p_on_stream shmemx_ptrdiff_p_on_stream
-#define nvshmemx_ptrdiff_prod_reduce_block shmemx_ptrdiff_prod_reduce_block
-#define nvshmemx_ptrdiff_prod_reduce_on_stream shmemx_ptrdiff_prod_reduce_on_stream
-#define nvshmemx_ptrdiff_prod_reduce_warp shmemx_ptrdiff_prod_reduce_warp
-#define nvshmemx_ptrdiff_prod_reducescatter shmemx_ptrdiff_prod_reducescatter
-#define nvshmem_ptrdiff_prod_reducescatter shmemx_ptrdiff_prod_reducescatter
-#define nvshmemx_ptrdiff_prod_reducescatter_block shmemx_ptrdiff_prod_reducescatter_block
-#define nvshmemx_ptrdiff_prod_reducescatter_on_stream shmemx_ptrdiff_prod_reducescatter_on_stream
-#define nvshmemx_ptrdiff_prod_reducescatter_warp shmemx_ptrdiff_prod_reducescatter_warp
+#define nvshmemx_ptrdiff_prod_reduce_block(a0, a1, a2, a3) shmemx_ptrdiff_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_prod_reduce_warp(a0, a1, a2, a3) shmemx_ptrdiff_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_prod_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_prod_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_prod_reducescatter_block(a0, a1, a2, a3) shmemx_ptrdiff_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_ptrdiff_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ptrdiff_put_block shmemx_ptrdiff_put_block
 #define nvshmemx_ptrdiff_put_nbi_block shmemx_ptrdiff_put_nbi_block
 #define nvshmemx_ptrdiff_put_nbi_on_stream shmemx_ptrdiff_put_nbi_on_stream
@@ -2731,14 +2729,14 @@
 #define nvshmemx_ptrdiff_put_signal_on_stream shmemx_ptrdiff_put_signal_on_stream
 #define nvshmemx_ptrdiff_put_signal_warp shmemx_ptrdiff_put_signal_warp
 #define nvshmemx_ptrdiff_put_warp shmemx_ptrdiff_put_warp
-#define nvshmemx_ptrdiff_sum_reduce_block shmemx_ptrdiff_sum_reduce_block
-#define nvshmemx_ptrdiff_sum_reduce_on_stream shmemx_ptrdiff_sum_reduce_on_stream
-#define nvshmemx_ptrdiff_sum_reduce_warp shmemx_ptrdiff_sum_reduce_warp
-#define nvshmemx_ptrdiff_sum_reducescatter shmemx_ptrdiff_sum_reducescatter
-#define nvshmem_ptrdiff_sum_reducescatter shmemx_ptrdiff_sum_reducescatter
-#define nvshmemx_ptrdiff_sum_reducescatter_block shmemx_ptrdiff_sum_reducescatter_block
-#define nvshmemx_ptrdiff_sum_reducescatter_on_stream shmemx_ptrdiff_sum_reducescatter_on_stream
-#define nvshmemx_ptrdiff_sum_reducescatter_warp shmemx_ptrdiff_sum_reducescatter_warp
+#define nvshmemx_ptrdiff_sum_reduce_block(a0, a1, a2, a3) shmemx_ptrdiff_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_sum_reduce_warp(a0, a1, a2, a3) shmemx_ptrdiff_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_sum_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ptrdiff_sum_reducescatter(a0, a1, a2, a3) shmemx_ptrdiff_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_sum_reducescatter_block(a0, a1, a2, a3) shmemx_ptrdiff_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ptrdiff_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ptrdiff_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ptrdiff_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_ptrdiff_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ptrdiff_wait_until_all_on_stream shmemx_ptrdiff_wait_until_all_on_stream
 #define nvshmemx_ptrdiff_wait_until_all_vector_on_stream shmemx_ptrdiff_wait_until_all_vector_on_stream
 #define nvshmemx_ptrdiff_wait_until_on_stream shmemx_ptrdiff_wait_until_on_stream
@@ -2817,15 +2815,15 @@
 #define nvshmemx_query_initialized shmemx_query_initialized
 #define nvshmemx_quiet_on_stream shmemx_quiet_on_stream
 #define nvshmemx_realloc_device shmemx_realloc_device
-#define nvshmemx_schar_alltoall_block shmemx_schar_alltoall_block
-#define nvshmemx_schar_alltoall_on_stream shmemx_schar_alltoall_on_stream
-#define nvshmemx_schar_alltoall_warp shmemx_schar_alltoall_warp
-#define nvshmemx_schar_broadcast_block shmemx_schar_broadcast_block
-#define nvshmemx_schar_broadcast_on_stream shmemx_schar_broadcast_on_stream
-#define nvshmemx_schar_broadcast_warp shmemx_schar_broadcast_warp
-#define nvshmemx_schar_fcollect_block shmemx_schar_fcollect_block
-#define nvshmemx_schar_fcollect_on_stream shmemx_schar_fcollect_on_stream
-#define nvshmemx_schar_fcollect_warp shmemx_schar_fcollect_warp
+#define nvshmemx_schar_alltoall_block(a0, a1, a2, a3) shmemx_schar_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_schar_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_alltoall_warp(a0, a1, a2, a3) shmemx_schar_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_broadcast_block(a0, a1, a2, a3, a4) shmemx_schar_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_schar_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_schar_broadcast_warp(a0, a1, a2, a3, a4) shmemx_schar_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_fcollect_block(a0, a1, a2, a3) shmemx_schar_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_schar_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_fcollect_warp(a0, a1, a2, a3) shmemx_schar_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_schar_g_on_stream shmemx_schar_g_on_stream
 #define nvshmemx_schar_get_block shmemx_schar_get_block
 #define nvshmemx_schar_get_nbi_block shmemx_schar_get_nbi_block
@@ -2839,31 +2837,31 @@
 #define nvshmemx_schar_iput_block shmemx_schar_iput_block
 #define nvshmemx_schar_iput_on_stream shmemx_schar_iput_on_stream
 #define nvshmemx_schar_iput_warp shmemx_schar_iput_warp
-#define nvshmemx_schar_max_reduce_block shmemx_schar_max_reduce_block
-#define nvshmemx_schar_max_reduce_on_stream shmemx_schar_max_reduce_on_stream
-#define nvshmemx_schar_max_reduce_warp shmemx_schar_max_reduce_warp
-#define nvshmemx_schar_max_reducescatter shmemx_schar_max_reducescatter
-#define nvshmem_schar_max_reducescatter shmemx_schar_max_reducescatter
-#define nvshmemx_schar_max_reducescatter_block shmemx_schar_max_reducescatter_block
-#define nvshmemx_schar_max_reducescatter_on_stream shmemx_schar_max_reducescatter_on_stream
-#define nvshmemx_schar_max_reducescatter_warp shmemx_schar_max_reducescatter_warp
-#define nvshmemx_schar_min_reduce_block shmemx_schar_min_reduce_block
-#define nvshmemx_schar_min_reduce_on_stream shmemx_schar_min_reduce_on_stream
-#define nvshmemx_schar_min_reduce_warp shmemx_schar_min_reduce_warp
-#define nvshmemx_schar_min_reducescatter shmemx_schar_min_reducescatter
-#define nvshmem_schar_min_reducescatter shmemx_schar_min_reducescatter
-#define nvshmemx_schar_min_reducescatter_block shmemx_schar_min_reducescatter_block
-#define nvshmemx_schar_min_reducescatter_on_stream shmemx_schar_min_reducescatter_on_stream
-#define nvshmemx_schar_min_reducescatter_warp shmemx_schar_min_reducescatter_warp
+#define nvshmemx_schar_max_reduce_block(a0, a1, a2, a3) shmemx_schar_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_schar_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_max_reduce_warp(a0, a1, a2, a3) shmemx_schar_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_max_reducescatter(a0, a1, a2, a3) shmemx_schar_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_max_reducescatter(a0, a1, a2, a3) shmemx_schar_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_max_reducescatter_block(a0, a1, a2, a3) shmemx_schar_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_schar_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_max_reducescatter_warp(a0, a1, a2, a3) shmemx_schar_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_min_reduce_block(a0, a1, a2, a3) shmemx_schar_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_schar_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_min_reduce_warp(a0, a1, a2, a3) shmemx_schar_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_min_reducescatter(a0, a1, a2, a3) shmemx_schar_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_min_reducescatter(a0, a1, a2, a3) shmemx_schar_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_min_reducescatter_block(a0, a1, a2, a3) shmemx_schar_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_schar_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_min_reducescatter_warp(a0, a1, a2, a3) shmemx_schar_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_schar_p_on_stream shmemx_schar_p_on_stream
-#define nvshmemx_schar_prod_reduce_block shmemx_schar_prod_reduce_block
-#define nvshmemx_schar_prod_reduce_on_stream shmemx_schar_prod_reduce_on_stream
-#define nvshmemx_schar_prod_reduce_warp shmemx_schar_prod_reduce_warp
-#define nvshmemx_schar_prod_reducescatter shmemx_schar_prod_reducescatter
-#define nvshmem_schar_prod_reducescatter shmemx_schar_prod_reducescatter
-#define nvshmemx_schar_prod_reducescatter_block shmemx_schar_prod_reducescatter_block
-#define nvshmemx_schar_prod_reducescatter_on_stream shmemx_schar_prod_reducescatter_on_stream
-#define nvshmemx_schar_prod_reducescatter_warp shmemx_schar_prod_reducescatter_warp
+#define nvshmemx_schar_prod_reduce_block(a0, a1, a2, a3) shmemx_schar_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_schar_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_prod_reduce_warp(a0, a1, a2, a3) shmemx_schar_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_prod_reducescatter(a0, a1, a2, a3) shmemx_schar_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_prod_reducescatter(a0, a1, a2, a3) shmemx_schar_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_prod_reducescatter_block(a0, a1, a2, a3) shmemx_schar_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_schar_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_schar_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_schar_put_block shmemx_schar_put_block
 #define nvshmemx_schar_put_nbi_block shmemx_schar_put_nbi_block
 #define nvshmemx_schar_put_nbi_on_stream shmemx_schar_put_nbi_on_stream
@@ -2876,24 +2874,24 @@
 #define nvshmemx_schar_put_signal_on_stream shmemx_schar_put_signal_on_stream
 #define nvshmemx_schar_put_signal_warp shmemx_schar_put_signal_warp
 #define nvshmemx_schar_put_warp shmemx_schar_put_warp
-#define nvshmemx_schar_sum_reduce_block shmemx_schar_sum_reduce_block
-#define nvshmemx_schar_sum_reduce_on_stream shmemx_schar_sum_reduce_on_stream
-#define nvshmemx_schar_sum_reduce_warp shmemx_schar_sum_reduce_warp
-#define nvshmemx_schar_sum_reducescatter shmemx_schar_sum_reducescatter
-#define nvshmem_schar_sum_reducescatter shmemx_schar_sum_reducescatter
-#define nvshmemx_schar_sum_reducescatter_block shmemx_schar_sum_reducescatter_block
-#define nvshmemx_schar_sum_reducescatter_on_stream shmemx_schar_sum_reducescatter_on_stream
-#define nvshmemx_schar_sum_reducescatter_warp shmemx_schar_sum_reducescatter_warp
+#define nvshmemx_schar_sum_reduce_block(a0, a1, a2, a3) shmemx_schar_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_schar_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_sum_reduce_warp(a0, a1, a2, a3) shmemx_schar_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_sum_reducescatter(a0, a1, a2, a3) shmemx_schar_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_schar_sum_reducescatter(a0, a1, a2, a3) shmemx_schar_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_sum_reducescatter_block(a0, a1, a2, a3) shmemx_schar_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_schar_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_schar_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_schar_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_schar_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_set_attr_uniqueid_args shmemx_set_attr_uniqueid_args
-#define nvshmemx_short_alltoall_block shmemx_short_alltoall_block
-#define nvshmemx_short_alltoall_on_stream shmemx_short_alltoall_on_stream
-#define nvshmemx_short_alltoall_warp shmemx_short_alltoall_warp
-#define nvshmemx_short_broadcast_block shmemx_short_broadcast_block
-#define nvshmemx_short_broadcast_on_stream shmemx_short_broadcast_on_stream
-#define nvshmemx_short_broadcast_warp shmemx_short_broadcast_warp
-#define nvshmemx_short_fcollect_block shmemx_short_fcollect_block
-#define nvshmemx_short_fcollect_on_stream shmemx_short_fcollect_on_stream
-#define nvshmemx_short_fcollect_warp shmemx_short_fcollect_warp
+#define nvshmemx_short_alltoall_block(a0, a1, a2, a3) shmemx_short_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_short_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_alltoall_warp(a0, a1, a2, a3) shmemx_short_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_broadcast_block(a0, a1, a2, a3, a4) shmemx_short_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_short_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_short_broadcast_warp(a0, a1, a2, a3, a4) shmemx_short_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_fcollect_block(a0, a1, a2, a3) shmemx_short_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_short_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_fcollect_warp(a0, a1, a2, a3) shmemx_short_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_short_g_on_stream shmemx_short_g_on_stream
 #define nvshmemx_short_get_block shmemx_short_get_block
 #define nvshmemx_short_get_nbi_block shmemx_short_get_nbi_block
@@ -2907,31 +2905,31 @@
 #define nvshmemx_short_iput_block shmemx_short_iput_block
 #define nvshmemx_short_iput_on_stream shmemx_short_iput_on_stream
 #define nvshmemx_short_iput_warp shmemx_short_iput_warp
-#define nvshmemx_short_max_reduce_block shmemx_short_max_reduce_block
-#define nvshmemx_short_max_reduce_on_stream shmemx_short_max_reduce_on_stream
-#define nvshmemx_short_max_reduce_warp shmemx_short_max_reduce_warp
-#define nvshmemx_short_max_reducescatter shmemx_short_max_reducescatter
-#define nvshmem_short_max_reducescatter shmemx_short_max_reducescatter
-#define nvshmemx_short_max_reducescatter_block shmemx_short_max_reducescatter_block
-#define nvshmemx_short_max_reducescatter_on_stream shmemx_short_max_reducescatter_on_stream
-#define nvshmemx_short_max_reducescatter_warp shmemx_short_max_reducescatter_warp
-#define nvshmemx_short_min_reduce_block shmemx_short_min_reduce_block
-#define nvshmemx_short_min_reduce_on_stream shmemx_short_min_reduce_on_stream
-#define nvshmemx_short_min_reduce_warp shmemx_short_min_reduce_warp
-#define nvshmemx_short_min_reducescatter shmemx_short_min_reducescatter
-#define nvshmem_short_min_reducescatter shmemx_short_min_reducescatter
-#define nvshmemx_short_min_reducescatter_block shmemx_short_min_reducescatter_block
-#define nvshmemx_short_min_reducescatter_on_stream shmemx_short_min_reducescatter_on_stream
-#define nvshmemx_short_min_reducescatter_warp shmemx_short_min_reducescatter_warp
+#define nvshmemx_short_max_reduce_block(a0, a1, a2, a3) shmemx_short_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_short_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_max_reduce_warp(a0, a1, a2, a3) shmemx_short_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_max_reducescatter(a0, a1, a2, a3) shmemx_short_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_max_reducescatter(a0, a1, a2, a3) shmemx_short_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_max_reducescatter_block(a0, a1, a2, a3) shmemx_short_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_short_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_max_reducescatter_warp(a0, a1, a2, a3) shmemx_short_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_min_reduce_block(a0, a1, a2, a3) shmemx_short_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_short_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_min_reduce_warp(a0, a1, a2, a3) shmemx_short_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_min_reducescatter(a0, a1, a2, a3) shmemx_short_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_min_reducescatter(a0, a1, a2, a3) shmemx_short_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_min_reducescatter_block(a0, a1, a2, a3) shmemx_short_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_short_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_min_reducescatter_warp(a0, a1, a2, a3) shmemx_short_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_short_p_on_stream shmemx_short_p_on_stream
-#define nvshmemx_short_prod_reduce_block shmemx_short_prod_reduce_block
-#define nvshmemx_short_prod_reduce_on_stream shmemx_short_prod_reduce_on_stream
-#define nvshmemx_short_prod_reduce_warp shmemx_short_prod_reduce_warp
-#define nvshmemx_short_prod_reducescatter shmemx_short_prod_reducescatter
-#define nvshmem_short_prod_reducescatter shmemx_short_prod_reducescatter
-#define nvshmemx_short_prod_reducescatter_block shmemx_short_prod_reducescatter_block
-#define nvshmemx_short_prod_reducescatter_on_stream shmemx_short_prod_reducescatter_on_stream
-#define nvshmemx_short_prod_reducescatter_warp shmemx_short_prod_reducescatter_warp
+#define nvshmemx_short_prod_reduce_block(a0, a1, a2, a3) shmemx_short_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_short_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_prod_reduce_warp(a0, a1, a2, a3) shmemx_short_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_prod_reducescatter(a0, a1, a2, a3) shmemx_short_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_prod_reducescatter(a0, a1, a2, a3) shmemx_short_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_prod_reducescatter_block(a0, a1, a2, a3) shmemx_short_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_short_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_short_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_short_put_block shmemx_short_put_block
 #define nvshmemx_short_put_nbi_block shmemx_short_put_nbi_block
 #define nvshmemx_short_put_nbi_on_stream shmemx_short_put_nbi_on_stream
@@ -2944,36 +2942,36 @@
 #define nvshmemx_short_put_signal_on_stream shmemx_short_put_signal_on_stream
 #define nvshmemx_short_put_signal_warp shmemx_short_put_signal_warp
 #define nvshmemx_short_put_warp shmemx_short_put_warp
-#define nvshmemx_short_sum_reduce_block shmemx_short_sum_reduce_block
-#define nvshmemx_short_sum_reduce_on_stream shmemx_short_sum_reduce_on_stream
-#define nvshmemx_short_sum_reduce_warp shmemx_short_sum_reduce_warp
-#define nvshmemx_short_sum_reducescatter shmemx_short_sum_reducescatter
-#define nvshmem_short_sum_reducescatter shmemx_short_sum_reducescatter
-#define nvshmemx_short_sum_reducescatter_block shmemx_short_sum_reducescatter_block
-#define nvshmemx_short_sum_reducescatter_on_stream shmemx_short_sum_reducescatter_on_stream
-#define nvshmemx_short_sum_reducescatter_warp shmemx_short_sum_reducescatter_warp
+#define nvshmemx_short_sum_reduce_block(a0, a1, a2, a3) shmemx_short_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_short_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_sum_reduce_warp(a0, a1, a2, a3) shmemx_short_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_sum_reducescatter(a0, a1, a2, a3) shmemx_short_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_short_sum_reducescatter(a0, a1, a2, a3) shmemx_short_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_sum_reducescatter_block(a0, a1, a2, a3) shmemx_short_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_short_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_short_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_short_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_short_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_short_wait_until_all_on_stream shmemx_short_wait_until_all_on_stream
 #define nvshmemx_short_wait_until_all_vector_on_stream shmemx_short_wait_until_all_vector_on_stream
 #define nvshmemx_short_wait_until_on_stream shmemx_short_wait_until_on_stream
 #define nvshmemx_signal_op_on_stream shmemx_signal_op_on_stream
 #define nvshmemx_signal_wait_until_on_stream shmemx_signal_wait_until_on_stream
-#define nvshmemx_size_alltoall_block shmemx_size_alltoall_block
-#define nvshmemx_size_alltoall_on_stream shmemx_size_alltoall_on_stream
-#define nvshmemx_size_alltoall_warp shmemx_size_alltoall_warp
-#define nvshmemx_size_and_reduce_block shmemx_size_and_reduce_block
-#define nvshmemx_size_and_reduce_on_stream shmemx_size_and_reduce_on_stream
-#define nvshmemx_size_and_reduce_warp shmemx_size_and_reduce_warp
-#define nvshmemx_size_and_reducescatter shmemx_size_and_reducescatter
-#define nvshmem_size_and_reducescatter shmemx_size_and_reducescatter
-#define nvshmemx_size_and_reducescatter_block shmemx_size_and_reducescatter_block
-#define nvshmemx_size_and_reducescatter_on_stream shmemx_size_and_reducescatter_on_stream
-#define nvshmemx_size_and_reducescatter_warp shmemx_size_and_reducescatter_warp
-#define nvshmemx_size_broadcast_block shmemx_size_broadcast_block
-#define nvshmemx_size_broadcast_on_stream shmemx_size_broadcast_on_stream
-#define nvshmemx_size_broadcast_warp shmemx_size_broadcast_warp
-#define nvshmemx_size_fcollect_block shmemx_size_fcollect_block
-#define nvshmemx_size_fcollect_on_stream shmemx_size_fcollect_on_stream
-#define nvshmemx_size_fcollect_warp shmemx_size_fcollect_warp
+#define nvshmemx_size_alltoall_block(a0, a1, a2, a3) shmemx_size_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_size_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_alltoall_warp(a0, a1, a2, a3) shmemx_size_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_and_reduce_block(a0, a1, a2, a3) shmemx_size_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_and_reduce_warp(a0, a1, a2, a3) shmemx_size_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_and_reducescatter(a0, a1, a2, a3) shmemx_size_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_and_reducescatter(a0, a1, a2, a3) shmemx_size_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_and_reducescatter_block(a0, a1, a2, a3) shmemx_size_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_and_reducescatter_warp(a0, a1, a2, a3) shmemx_size_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_broadcast_block(a0, a1, a2, a3, a4) shmemx_size_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_size_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_size_broadcast_warp(a0, a1, a2, a3, a4) shmemx_size_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_fcollect_block(a0, a1, a2, a3) shmemx_size_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_size_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_fcollect_warp(a0, a1, a2, a3) shmemx_size_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_size_g_on_stream shmemx_size_g_on_stream
 #define nvshmemx_size_get_block shmemx_size_get_block
 #define nvshmemx_size_get_nbi_block shmemx_size_get_nbi_block
@@ -2987,39 +2985,39 @@
 #define nvshmemx_size_iput_block shmemx_size_iput_block
 #define nvshmemx_size_iput_on_stream shmemx_size_iput_on_stream
 #define nvshmemx_size_iput_warp shmemx_size_iput_warp
-#define nvshmemx_size_max_reduce_block shmemx_size_max_reduce_block
-#define nvshmemx_size_max_reduce_on_stream shmemx_size_max_reduce_on_stream
-#define nvshmemx_size_max_reduce_warp shmemx_size_max_reduce_warp
-#define nvshmemx_size_max_reducescatter shmemx_size_max_reducescatter
-#define nvshmem_size_max_reducescatter shmemx_size_max_reducescatter
-#define nvshmemx_size_max_reducescatter_block shmemx_size_max_reducescatter_block
-#define nvshmemx_size_max_reducescatter_on_stream shmemx_size_max_reducescatter_on_stream
-#define nvshmemx_size_max_reducescatter_warp shmemx_size_max_reducescatter_warp
-#define nvshmemx_size_min_reduce_block shmemx_size_min_reduce_block
-#define nvshmemx_size_min_reduce_on_stream shmemx_size_min_reduce_on_stream
-#define nvshmemx_size_min_reduce_warp shmemx_size_min_reduce_warp
-#define nvshmemx_size_min_reducescatter shmemx_size_min_reducescatter
-#define nvshmem_size_min_reducescatter shmemx_size_min_reducescatter
-#define nvshmemx_size_min_reducescatter_block shmemx_size_min_reducescatter_block
-#define nvshmemx_size_min_reducescatter_on_stream shmemx_size_min_reducescatter_on_stream
-#define nvshmemx_size_min_reducescatter_warp shmemx_size_min_reducescatter_warp
-#define nvshmemx_size_or_reduce_block shmemx_size_or_reduce_block
-#define nvshmemx_size_or_reduce_on_stream shmemx_size_or_reduce_on_stream
-#define nvshmemx_size_or_reduce_warp shmemx_size_or_reduce_warp
-#define nvshmemx_size_or_reducescatter shmemx_size_or_reducescatter
-#define nvshmem_size_or_reducescatter shmemx_size_or_reducescatter
-#define nvshmemx_size_or_reducescatter_block shmemx_size_or_reducescatter_block
-#define nvshmemx_size_or_reducescatter_on_stream shmemx_size_or_reducescatter_on_stream
-#define nvshmemx_size_or_reducescatter_warp shmemx_size_or_reducescatter_warp
+#define nvshmemx_size_max_reduce_block(a0, a1, a2, a3) shmemx_size_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_max_reduce_warp(a0, a1, a2, a3) shmemx_size_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_max_reducescatter(a0, a1, a2, a3) shmemx_size_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_max_reducescatter(a0, a1, a2, a3) shmemx_size_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_max_reducescatter_block(a0, a1, a2, a3) shmemx_size_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_max_reducescatter_warp(a0, a1, a2, a3) shmemx_size_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_min_reduce_block(a0, a1, a2, a3) shmemx_size_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_min_reduce_warp(a0, a1, a2, a3) shmemx_size_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_min_reducescatter(a0, a1, a2, a3) shmemx_size_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_min_reducescatter(a0, a1, a2, a3) shmemx_size_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_min_reducescatter_block(a0, a1, a2, a3) shmemx_size_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_min_reducescatter_warp(a0, a1, a2, a3) shmemx_size_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_or_reduce_block(a0, a1, a2, a3) shmemx_size_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_or_reduce_warp(a0, a1, a2, a3) shmemx_size_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_or_reducescatter(a0, a1, a2, a3) shmemx_size_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_or_reducescatter(a0, a1, a2, a3) shmemx_size_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_or_reducescatter_block(a0, a1, a2, a3) shmemx_size_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_or_reducescatter_warp(a0, a1, a2, a3) shmemx_size_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_size_p_on_stream shmemx_size_p_on_stream
-#define nvshmemx_size_prod_reduce_block shmemx_size_prod_reduce_block
-#define nvshmemx_size_prod_reduce_on_stream shmemx_size_prod_reduce_on_stream
-#define nvshmemx_size_prod_reduce_warp shmemx_size_prod_reduce_warp
-#define nvshmemx_size_prod_reducescatter shmemx_size_prod_reducescatter
-#define nvshmem_size_prod_reducescatter shmemx_size_prod_reducescatter
-#define nvshmemx_size_prod_reducescatter_block shmemx_size_prod_reducescatter_block
-#define nvshmemx_size_prod_reducescatter_on_stream shmemx_size_prod_reducescatter_on_stream
-#define nvshmemx_size_prod_reducescatter_warp shmemx_size_prod_reducescatter_warp
+#define nvshmemx_size_prod_reduce_block(a0, a1, a2, a3) shmemx_size_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_prod_reduce_warp(a0, a1, a2, a3) shmemx_size_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_prod_reducescatter(a0, a1, a2, a3) shmemx_size_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_prod_reducescatter(a0, a1, a2, a3) shmemx_size_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_prod_reducescatter_block(a0, a1, a2, a3) shmemx_size_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_size_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_size_put_block shmemx_size_put_block
 #define nvshmemx_size_put_nbi_block shmemx_size_put_nbi_block
 #define nvshmemx_size_put_nbi_on_stream shmemx_size_put_nbi_on_stream
@@ -3032,50 +3030,51 @@
 #define nvshmemx_size_put_signal_on_stream shmemx_size_put_signal_on_stream
 #define nvshmemx_size_put_signal_warp shmemx_size_put_signal_warp
 #define nvshmemx_size_put_warp shmemx_size_put_warp
-#define nvshmemx_size_sum_reduce_block shmemx_size_sum_reduce_block
-#define nvshmemx_size_sum_reduce_on_stream shmemx_size_sum_reduce_on_stream
-#define nvshmemx_size_sum_reduce_warp shmemx_size_sum_reduce_warp
-#define nvshmemx_size_sum_reducescatter shmemx_size_sum_reducescatter
-#define nvshmem_size_sum_reducescatter shmemx_size_sum_reducescatter
-#define nvshmemx_size_sum_reducescatter_block shmemx_size_sum_reducescatter_block
-#define nvshmemx_size_sum_reducescatter_on_stream shmemx_size_sum_reducescatter_on_stream
-#define nvshmemx_size_sum_reducescatter_warp shmemx_size_sum_reducescatter_warp
+#define nvshmemx_size_sum_reduce_block(a0, a1, a2, a3) shmemx_size_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_sum_reduce_warp(a0, a1, a2, a3) shmemx_size_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_sum_reducescatter(a0, a1, a2, a3) shmemx_size_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_sum_reducescatter(a0, a1, a2, a3) shmemx_size_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_sum_reducescatter_block(a0, a1, a2, a3) shmemx_size_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_size_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_size_wait_until_all_on_stream shmemx_size_wait_until_all_on_stream
 #define nvshmemx_size_wait_until_all_vector_on_stream shmemx_size_wait_until_all_vector_on_stream
 #define nvshmemx_size_wait_until_on_stream shmemx_size_wait_until_on_stream
-#define nvshmemx_size_xor_reduce_block shmemx_size_xor_reduce_block
-#define nvshmemx_size_xor_reduce_on_stream shmemx_size_xor_reduce_on_stream
-#define nvshmemx_size_xor_reduce_warp shmemx_size_xor_reduce_warp
-#define nvshmemx_size_xor_reducescatter shmemx_size_xor_reducescatter
-#define nvshmem_size_xor_reducescatter shmemx_size_xor_reducescatter
-#define nvshmemx_size_xor_reducescatter_block shmemx_size_xor_reducescatter_block
-#define nvshmemx_size_xor_reducescatter_on_stream shmemx_size_xor_reducescatter_on_stream
-#define nvshmemx_size_xor_reducescatter_warp shmemx_size_xor_reducescatter_warp
+#define nvshmemx_size_xor_reduce_block(a0, a1, a2, a3) shmemx_size_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_size_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_xor_reduce_warp(a0, a1, a2, a3) shmemx_size_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_xor_reducescatter(a0, a1, a2, a3) shmemx_size_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_size_xor_reducescatter(a0, a1, a2, a3) shmemx_size_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_xor_reducescatter_block(a0, a1, a2, a3) shmemx_size_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_size_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_size_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_size_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_size_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_sync_all_block shmemx_sync_all_block
 #define nvshmemx_sync_all_on_stream shmemx_sync_all_on_stream
 #define nvshmemx_sync_all_warp shmemx_sync_all_warp
 #define nvshmemx_team_get_uniqueid shmemx_team_get_uniqueid
-#define nvshmemx_team_sync shmemx_team_sync
-#define nvshmemx_team_sync_block shmemx_team_sync_block
-#define nvshmemx_team_sync_on_stream shmemx_team_sync_on_stream
-#define nvshmemx_team_sync_warp shmemx_team_sync_warp
-#define nvshmemx_uchar_alltoall_block shmemx_uchar_alltoall_block
-#define nvshmemx_uchar_alltoall_on_stream shmemx_uchar_alltoall_on_stream
-#define nvshmemx_uchar_alltoall_warp shmemx_uchar_alltoall_warp
-#define nvshmemx_uchar_and_reduce_block shmemx_uchar_and_reduce_block
-#define nvshmemx_uchar_and_reduce_on_stream shmemx_uchar_and_reduce_on_stream
-#define nvshmemx_uchar_and_reduce_warp shmemx_uchar_and_reduce_warp
-#define nvshmemx_uchar_and_reducescatter shmemx_uchar_and_reducescatter
-#define nvshmem_uchar_and_reducescatter shmemx_uchar_and_reducescatter
-#define nvshmemx_uchar_and_reducescatter_block shmemx_uchar_and_reducescatter_block
-#define nvshmemx_uchar_and_reducescatter_on_stream shmemx_uchar_and_reducescatter_on_stream
-#define nvshmemx_uchar_and_reducescatter_warp shmemx_uchar_and_reducescatter_warp
-#define nvshmemx_uchar_broadcast_block shmemx_uchar_broadcast_block
-#define nvshmemx_uchar_broadcast_on_stream shmemx_uchar_broadcast_on_stream
-#define nvshmemx_uchar_broadcast_warp shmemx_uchar_broadcast_warp
-#define nvshmemx_uchar_fcollect_block shmemx_uchar_fcollect_block
-#define nvshmemx_uchar_fcollect_on_stream shmemx_uchar_fcollect_on_stream
-#define nvshmemx_uchar_fcollect_warp shmemx_uchar_fcollect_warp
+#define nvshmemx_team_index(a0) shmemx_team_index(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_team_sync(a0) shmemx_team_sync(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_team_sync_block(a0) shmemx_team_sync_block(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_team_sync_on_stream(a0, a1) shmemx_team_sync_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1)
+#define nvshmemx_team_sync_warp(a0) shmemx_team_sync_warp(SHMEMX_TEAM_OF_INDEX(a0))
+#define nvshmemx_uchar_alltoall_block(a0, a1, a2, a3) shmemx_uchar_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_alltoall_warp(a0, a1, a2, a3) shmemx_uchar_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_and_reduce_block(a0, a1, a2, a3) shmemx_uchar_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_and_reduce_warp(a0, a1, a2, a3) shmemx_uchar_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_and_reducescatter(a0, a1, a2, a3) shmemx_uchar_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_and_reducescatter(a0, a1, a2, a3) shmemx_uchar_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_and_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_and_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_broadcast_block(a0, a1, a2, a3, a4) shmemx_uchar_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_uchar_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_uchar_broadcast_warp(a0, a1, a2, a3, a4) shmemx_uchar_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_fcollect_block(a0, a1, a2, a3) shmemx_uchar_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_fcollect_warp(a0, a1, a2, a3) shmemx_uchar_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uchar_g_on_stream shmemx_uchar_g_on_stream
 #define nvshmemx_uchar_get_block shmemx_uchar_get_block
 #define nvshmemx_uchar_get_nbi_block shmemx_uchar_get_nbi_block
@@ -3089,39 +3088,39 @@
 #define nvshmemx_uchar_iput_block shmemx_uchar_iput_block
 #define nvshmemx_uchar_iput_on_stream shmemx_uchar_iput_on_stream
 #define nvshmemx_uchar_iput_warp shmemx_uchar_iput_warp
-#define nvshmemx_uchar_max_reduce_block shmemx_uchar_max_reduce_block
-#define nvshmemx_uchar_max_reduce_on_stream shmemx_uchar_max_reduce_on_stream
-#define nvshmemx_uchar_max_reduce_warp shmemx_uchar_max_reduce_warp
-#define nvshmemx_uchar_max_reducescatter shmemx_uchar_max_reducescatter
-#define nvshmem_uchar_max_reducescatter shmemx_uchar_max_reducescatter
-#define nvshmemx_uchar_max_reducescatter_block shmemx_uchar_max_reducescatter_block
-#define nvshmemx_uchar_max_reducescatter_on_stream shmemx_uchar_max_reducescatter_on_stream
-#define nvshmemx_uchar_max_reducescatter_warp shmemx_uchar_max_reducescatter_warp
-#define nvshmemx_uchar_min_reduce_block shmemx_uchar_min_reduce_block
-#define nvshmemx_uchar_min_reduce_on_stream shmemx_uchar_min_reduce_on_stream
-#define nvshmemx_uchar_min_reduce_warp shmemx_uchar_min_reduce_warp
-#define nvshmemx_uchar_min_reducescatter shmemx_uchar_min_reducescatter
-#define nvshmem_uchar_min_reducescatter shmemx_uchar_min_reducescatter
-#define nvshmemx_uchar_min_reducescatter_block shmemx_uchar_min_reducescatter_block
-#define nvshmemx_uchar_min_reducescatter_on_stream shmemx_uchar_min_reducescatter_on_stream
-#define nvshmemx_uchar_min_reducescatter_warp shmemx_uchar_min_reducescatter_warp
-#define nvshmemx_uchar_or_reduce_block shmemx_uchar_or_reduce_block
-#define nvshmemx_uchar_or_reduce_on_stream shmemx_uchar_or_reduce_on_stream
-#define nvshmemx_uchar_or_reduce_warp shmemx_uchar_or_reduce_warp
-#define nvshmemx_uchar_or_reducescatter shmemx_uchar_or_reducescatter
-#define nvshmem_uchar_or_reducescatter shmemx_uchar_or_reducescatter
-#define nvshmemx_uchar_or_reducescatter_block shmemx_uchar_or_reducescatter_block
-#define nvshmemx_uchar_or_reducescatter_on_stream shmemx_uchar_or_reducescatter_on_stream
-#define nvshmemx_uchar_or_reducescatter_warp shmemx_uchar_or_reducescatter_warp
+#define nvshmemx_uchar_max_reduce_block(a0, a1, a2, a3) shmemx_uchar_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_max_reduce_warp(a0, a1, a2, a3) shmemx_uchar_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_max_reducescatter(a0, a1, a2, a3) shmemx_uchar_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_max_reducescatter(a0, a1, a2, a3) shmemx_uchar_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_max_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_max_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_min_reduce_block(a0, a1, a2, a3) shmemx_uchar_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_min_reduce_warp(a0, a1, a2, a3) shmemx_uchar_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_min_reducescatter(a0, a1, a2, a3) shmemx_uchar_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_min_reducescatter(a0, a1, a2, a3) shmemx_uchar_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_min_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_min_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_or_reduce_block(a0, a1, a2, a3) shmemx_uchar_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_or_reduce_warp(a0, a1, a2, a3) shmemx_uchar_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_or_reducescatter(a0, a1, a2, a3) shmemx_uchar_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_or_reducescatter(a0, a1, a2, a3) shmemx_uchar_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_or_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_or_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uchar_p_on_stream shmemx_uchar_p_on_stream
-#define nvshmemx_uchar_prod_reduce_block shmemx_uchar_prod_reduce_block
-#define nvshmemx_uchar_prod_reduce_on_stream shmemx_uchar_prod_reduce_on_stream
-#define nvshmemx_uchar_prod_reduce_warp shmemx_uchar_prod_reduce_warp
-#define nvshmemx_uchar_prod_reducescatter shmemx_uchar_prod_reducescatter
-#define nvshmem_uchar_prod_reducescatter shmemx_uchar_prod_reducescatter
-#define nvshmemx_uchar_prod_reducescatter_block shmemx_uchar_prod_reducescatter_block
-#define nvshmemx_uchar_prod_reducescatter_on_stream shmemx_uchar_prod_reducescatter_on_stream
-#define nvshmemx_uchar_prod_reducescatter_warp shmemx_uchar_prod_reducescatter_warp
+#define nvshmemx_uchar_prod_reduce_block(a0, a1, a2, a3) shmemx_uchar_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_prod_reduce_warp(a0, a1, a2, a3) shmemx_uchar_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_prod_reducescatter(a0, a1, a2, a3) shmemx_uchar_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_prod_reducescatter(a0, a1, a2, a3) shmemx_uchar_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_prod_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uchar_put_block shmemx_uchar_put_block
 #define nvshmemx_uchar_put_nbi_block shmemx_uchar_put_nbi_block
 #define nvshmemx_uchar_put_nbi_on_stream shmemx_uchar_put_nbi_on_stream
@@ -3134,39 +3133,39 @@
 #define nvshmemx_uchar_put_signal_on_stream shmemx_uchar_put_signal_on_stream
 #define nvshmemx_uchar_put_signal_warp shmemx_uchar_put_signal_warp
 #define nvshmemx_uchar_put_warp shmemx_uchar_put_warp
-#define nvshmemx_uchar_sum_reduce_block shmemx_uchar_sum_reduce_block
-#define nvshmemx_uchar_sum_reduce_on_stream shmemx_uchar_sum_reduce_on_stream
-#define nvshmemx_uchar_sum_reduce_warp shmemx_uchar_sum_reduce_warp
-#define nvshmemx_uchar_sum_reducescatter shmemx_uchar_sum_reducescatter
-#define nvshmem_uchar_sum_reducescatter shmemx_uchar_sum_reducescatter
-#define nvshmemx_uchar_sum_reducescatter_block shmemx_uchar_sum_reducescatter_block
-#define nvshmemx_uchar_sum_reducescatter_on_stream shmemx_uchar_sum_reducescatter_on_stream
-#define nvshmemx_uchar_sum_reducescatter_warp shmemx_uchar_sum_reducescatter_warp
-#define nvshmemx_uchar_xor_reduce_block shmemx_uchar_xor_reduce_block
-#define nvshmemx_uchar_xor_reduce_on_stream shmemx_uchar_xor_reduce_on_stream
-#define nvshmemx_uchar_xor_reduce_warp shmemx_uchar_xor_reduce_warp
-#define nvshmemx_uchar_xor_reducescatter shmemx_uchar_xor_reducescatter
-#define nvshmem_uchar_xor_reducescatter shmemx_uchar_xor_reducescatter
-#define nvshmemx_uchar_xor_reducescatter_block shmemx_uchar_xor_reducescatter_block
-#define nvshmemx_uchar_xor_reducescatter_on_stream shmemx_uchar_xor_reducescatter_on_stream
-#define nvshmemx_uchar_xor_reducescatter_warp shmemx_uchar_xor_reducescatter_warp
-#define nvshmemx_uint16_alltoall_block shmemx_uint16_alltoall_block
-#define nvshmemx_uint16_alltoall_on_stream shmemx_uint16_alltoall_on_stream
-#define nvshmemx_uint16_alltoall_warp shmemx_uint16_alltoall_warp
-#define nvshmemx_uint16_and_reduce_block shmemx_uint16_and_reduce_block
-#define nvshmemx_uint16_and_reduce_on_stream shmemx_uint16_and_reduce_on_stream
-#define nvshmemx_uint16_and_reduce_warp shmemx_uint16_and_reduce_warp
-#define nvshmemx_uint16_and_reducescatter shmemx_uint16_and_reducescatter
-#define nvshmem_uint16_and_reducescatter shmemx_uint16_and_reducescatter
-#define nvshmemx_uint16_and_reducescatter_block shmemx_uint16_and_reducescatter_block
-#define nvshmemx_uint16_and_reducescatter_on_stream shmemx_uint16_and_reducescatter_on_stream
-#define nvshmemx_uint16_and_reducescatter_warp shmemx_uint16_and_reducescatter_warp
-#define nvshmemx_uint16_broadcast_block shmemx_uint16_broadcast_block
-#define nvshmemx_uint16_broadcast_on_stream shmemx_uint16_broadcast_on_stream
-#define nvshmemx_uint16_broadcast_warp shmemx_uint16_broadcast_warp
-#define nvshmemx_uint16_fcollect_block shmemx_uint16_fcollect_block
-#define nvshmemx_uint16_fcollect_on_stream shmemx_uint16_fcollect_on_stream
-#define nvshmemx_uint16_fcollect_warp shmemx_uint16_fcollect_warp
+#define nvshmemx_uchar_sum_reduce_block(a0, a1, a2, a3) shmemx_uchar_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_sum_reduce_warp(a0, a1, a2, a3) shmemx_uchar_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_sum_reducescatter(a0, a1, a2, a3) shmemx_uchar_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_sum_reducescatter(a0, a1, a2, a3) shmemx_uchar_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_sum_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_xor_reduce_block(a0, a1, a2, a3) shmemx_uchar_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_xor_reduce_warp(a0, a1, a2, a3) shmemx_uchar_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_xor_reducescatter(a0, a1, a2, a3) shmemx_uchar_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uchar_xor_reducescatter(a0, a1, a2, a3) shmemx_uchar_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_xor_reducescatter_block(a0, a1, a2, a3) shmemx_uchar_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uchar_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uchar_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uchar_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_uchar_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_alltoall_block(a0, a1, a2, a3) shmemx_uint16_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_alltoall_warp(a0, a1, a2, a3) shmemx_uint16_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_and_reduce_block(a0, a1, a2, a3) shmemx_uint16_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_and_reduce_warp(a0, a1, a2, a3) shmemx_uint16_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_and_reducescatter(a0, a1, a2, a3) shmemx_uint16_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_and_reducescatter(a0, a1, a2, a3) shmemx_uint16_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_and_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_and_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_broadcast_block(a0, a1, a2, a3, a4) shmemx_uint16_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_uint16_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_uint16_broadcast_warp(a0, a1, a2, a3, a4) shmemx_uint16_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_fcollect_block(a0, a1, a2, a3) shmemx_uint16_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_fcollect_warp(a0, a1, a2, a3) shmemx_uint16_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint16_g_on_stream shmemx_uint16_g_on_stream
 #define nvshmemx_uint16_get_block shmemx_uint16_get_block
 #define nvshmemx_uint16_get_nbi_block shmemx_uint16_get_nbi_block
@@ -3180,39 +3179,39 @@
 #define nvshmemx_uint16_iput_block shmemx_uint16_iput_block
 #define nvshmemx_uint16_iput_on_stream shmemx_uint16_iput_on_stream
 #define nvshmemx_uint16_iput_warp shmemx_uint16_iput_warp
-#define nvshmemx_uint16_max_reduce_block shmemx_uint16_max_reduce_block
-#define nvshmemx_uint16_max_reduce_on_stream shmemx_uint16_max_reduce_on_stream
-#define nvshmemx_uint16_max_reduce_warp shmemx_uint16_max_reduce_warp
-#define nvshmemx_uint16_max_reducescatter shmemx_uint16_max_reducescatter
-#define nvshmem_uint16_max_reducescatter shmemx_uint16_max_reducescatter
-#define nvshmemx_uint16_max_reducescatter_block shmemx_uint16_max_reducescatter_block
-#define nvshmemx_uint16_max_reducescatter_on_stream shmemx_uint16_max_reducescatter_on_stream
-#define nvshmemx_uint16_max_reducescatter_warp shmemx_uint16_max_reducescatter_warp
-#define nvshmemx_uint16_min_reduce_block shmemx_uint16_min_reduce_block
-#define nvshmemx_uint16_min_reduce_on_stream shmemx_uint16_min_reduce_on_stream
-#define nvshmemx_uint16_min_reduce_warp shmemx_uint16_min_reduce_warp
-#define nvshmemx_uint16_min_reducescatter shmemx_uint16_min_reducescatter
-#define nvshmem_uint16_min_reducescatter shmemx_uint16_min_reducescatter
-#define nvshmemx_uint16_min_reducescatter_block shmemx_uint16_min_reducescatter_block
-#define nvshmemx_uint16_min_reducescatter_on_stream shmemx_uint16_min_reducescatter_on_stream
-#define nvshmemx_uint16_min_reducescatter_warp shmemx_uint16_min_reducescatter_warp
-#define nvshmemx_uint16_or_reduce_block shmemx_uint16_or_reduce_block
-#define nvshmemx_uint16_or_reduce_on_stream shmemx_uint16_or_reduce_on_stream
-#define nvshmemx_uint16_or_reduce_warp shmemx_uint16_or_reduce_warp
-#define nvshmemx_uint16_or_reducescatter shmemx_uint16_or_reducescatter
-#define nvshmem_uint16_or_reducescatter shmemx_uint16_or_reducescatter
-#define nvshmemx_uint16_or_reducescatter_block shmemx_uint16_or_reducescatter_block
-#define nvshmemx_uint16_or_reducescatter_on_stream shmemx_uint16_or_reducescatter_on_stream
-#define nvshmemx_uint16_or_reducescatter_warp shmemx_uint16_or_reducescatter_warp
+#define nvshmemx_uint16_max_reduce_block(a0, a1, a2, a3) shmemx_uint16_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_max_reduce_warp(a0, a1, a2, a3) shmemx_uint16_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_max_reducescatter(a0, a1, a2, a3) shmemx_uint16_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_max_reducescatter(a0, a1, a2, a3) shmemx_uint16_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_max_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_max_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_min_reduce_block(a0, a1, a2, a3) shmemx_uint16_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_min_reduce_warp(a0, a1, a2, a3) shmemx_uint16_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_min_reducescatter(a0, a1, a2, a3) shmemx_uint16_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_min_reducescatter(a0, a1, a2, a3) shmemx_uint16_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_min_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_min_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_or_reduce_block(a0, a1, a2, a3) shmemx_uint16_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_or_reduce_warp(a0, a1, a2, a3) shmemx_uint16_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_or_reducescatter(a0, a1, a2, a3) shmemx_uint16_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_or_reducescatter(a0, a1, a2, a3) shmemx_uint16_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_or_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_or_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint16_p_on_stream shmemx_uint16_p_on_stream
-#define nvshmemx_uint16_prod_reduce_block shmemx_uint16_prod_reduce_block
-#define nvshmemx_uint16_prod_reduce_on_stream shmemx_uint16_prod_reduce_on_stream
-#define nvshmemx_uint16_prod_reduce_warp shmemx_uint16_prod_reduce_warp
-#define nvshmemx_uint16_prod_reducescatter shmemx_uint16_prod_reducescatter
-#define nvshmem_uint16_prod_reducescatter shmemx_uint16_prod_reducescatter
-#define nvshmemx_uint16_prod_reducescatter_block shmemx_uint16_prod_reducescatter_block
-#define nvshmemx_uint16_prod_reducescatter_on_stream shmemx_uint16_prod_reducescatter_on_stream
-#define nvshmemx_uint16_prod_reducescatter_warp shmemx_uint16_prod_reducescatter_warp
+#define nvshmemx_uint16_prod_reduce_block(a0, a1, a2, a3) shmemx_uint16_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_prod_reduce_warp(a0, a1, a2, a3) shmemx_uint16_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_prod_reducescatter(a0, a1, a2, a3) shmemx_uint16_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_prod_reducescatter(a0, a1, a2, a3) shmemx_uint16_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_prod_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint16_put_block shmemx_uint16_put_block
 #define nvshmemx_uint16_put_nbi_block shmemx_uint16_put_nbi_block
 #define nvshmemx_uint16_put_nbi_on_stream shmemx_uint16_put_nbi_on_stream
@@ -3225,39 +3224,39 @@
 #define nvshmemx_uint16_put_signal_on_stream shmemx_uint16_put_signal_on_stream
 #define nvshmemx_uint16_put_signal_warp shmemx_uint16_put_signal_warp
 #define nvshmemx_uint16_put_warp shmemx_uint16_put_warp
-#define nvshmemx_uint16_sum_reduce_block shmemx_uint16_sum_reduce_block
-#define nvshmemx_uint16_sum_reduce_on_stream shmemx_uint16_sum_reduce_on_stream
-#define nvshmemx_uint16_sum_reduce_warp shmemx_uint16_sum_reduce_warp
-#define nvshmemx_uint16_sum_reducescatter shmemx_uint16_sum_reducescatter
-#define nvshmem_uint16_sum_reducescatter shmemx_uint16_sum_reducescatter
-#define nvshmemx_uint16_sum_reducescatter_block shmemx_uint16_sum_reducescatter_block
-#define nvshmemx_uint16_sum_reducescatter_on_stream shmemx_uint16_sum_reducescatter_on_stream
-#define nvshmemx_uint16_sum_reducescatter_warp shmemx_uint16_sum_reducescatter_warp
-#define nvshmemx_uint16_xor_reduce_block shmemx_uint16_xor_reduce_block
-#define nvshmemx_uint16_xor_reduce_on_stream shmemx_uint16_xor_reduce_on_stream
-#define nvshmemx_uint16_xor_reduce_warp shmemx_uint16_xor_reduce_warp
-#define nvshmemx_uint16_xor_reducescatter shmemx_uint16_xor_reducescatter
-#define nvshmem_uint16_xor_reducescatter shmemx_uint16_xor_reducescatter
-#define nvshmemx_uint16_xor_reducescatter_block shmemx_uint16_xor_reducescatter_block
-#define nvshmemx_uint16_xor_reducescatter_on_stream shmemx_uint16_xor_reducescatter_on_stream
-#define nvshmemx_uint16_xor_reducescatter_warp shmemx_uint16_xor_reducescatter_warp
-#define nvshmemx_uint32_alltoall_block shmemx_uint32_alltoall_block
-#define nvshmemx_uint32_alltoall_on_stream shmemx_uint32_alltoall_on_stream
-#define nvshmemx_uint32_alltoall_warp shmemx_uint32_alltoall_warp
-#define nvshmemx_uint32_and_reduce_block shmemx_uint32_and_reduce_block
-#define nvshmemx_uint32_and_reduce_on_stream shmemx_uint32_and_reduce_on_stream
-#define nvshmemx_uint32_and_reduce_warp shmemx_uint32_and_reduce_warp
-#define nvshmemx_uint32_and_reducescatter shmemx_uint32_and_reducescatter
-#define nvshmem_uint32_and_reducescatter shmemx_uint32_and_reducescatter
-#define nvshmemx_uint32_and_reducescatter_block shmemx_uint32_and_reducescatter_block
-#define nvshmemx_uint32_and_reducescatter_on_stream shmemx_uint32_and_reducescatter_on_stream
-#define nvshmemx_uint32_and_reducescatter_warp shmemx_uint32_and_reducescatter_warp
-#define nvshmemx_uint32_broadcast_block shmemx_uint32_broadcast_block
-#define nvshmemx_uint32_broadcast_on_stream shmemx_uint32_broadcast_on_stream
-#define nvshmemx_uint32_broadcast_warp shmemx_uint32_broadcast_warp
-#define nvshmemx_uint32_fcollect_block shmemx_uint32_fcollect_block
-#define nvshmemx_uint32_fcollect_on_stream shmemx_uint32_fcollect_on_stream
-#define nvshmemx_uint32_fcollect_warp shmemx_uint32_fcollect_warp
+#define nvshmemx_uint16_sum_reduce_block(a0, a1, a2, a3) shmemx_uint16_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_sum_reduce_warp(a0, a1, a2, a3) shmemx_uint16_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_sum_reducescatter(a0, a1, a2, a3) shmemx_uint16_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_sum_reducescatter(a0, a1, a2, a3) shmemx_uint16_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_sum_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_xor_reduce_block(a0, a1, a2, a3) shmemx_uint16_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_xor_reduce_warp(a0, a1, a2, a3) shmemx_uint16_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_xor_reducescatter(a0, a1, a2, a3) shmemx_uint16_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint16_xor_reducescatter(a0, a1, a2, a3) shmemx_uint16_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_xor_reducescatter_block(a0, a1, a2, a3) shmemx_uint16_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint16_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint16_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint16_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_uint16_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_alltoall_block(a0, a1, a2, a3) shmemx_uint32_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_alltoall_warp(a0, a1, a2, a3) shmemx_uint32_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_and_reduce_block(a0, a1, a2, a3) shmemx_uint32_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_and_reduce_warp(a0, a1, a2, a3) shmemx_uint32_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_and_reducescatter(a0, a1, a2, a3) shmemx_uint32_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_and_reducescatter(a0, a1, a2, a3) shmemx_uint32_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_and_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_and_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_broadcast_block(a0, a1, a2, a3, a4) shmemx_uint32_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_uint32_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_uint32_broadcast_warp(a0, a1, a2, a3, a4) shmemx_uint32_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_fcollect_block(a0, a1, a2, a3) shmemx_uint32_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_fcollect_warp(a0, a1, a2, a3) shmemx_uint32_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint32_g_on_stream shmemx_uint32_g_on_stream
 #define nvshmemx_uint32_get_block shmemx_uint32_get_block
 #define nvshmemx_uint32_get_nbi_block shmemx_uint32_get_nbi_block
@@ -3271,39 +3270,39 @@
 #define nvshmemx_uint32_iput_block shmemx_uint32_iput_block
 #define nvshmemx_uint32_iput_on_stream shmemx_uint32_iput_on_stream
 #define nvshmemx_uint32_iput_warp shmemx_uint32_iput_warp
-#define nvshmemx_uint32_max_reduce_block shmemx_uint32_max_reduce_block
-#define nvshmemx_uint32_max_reduce_on_stream shmemx_uint32_max_reduce_on_stream
-#define nvshmemx_uint32_max_reduce_warp shmemx_uint32_max_reduce_warp
-#define nvshmemx_uint32_max_reducescatter shmemx_uint32_max_reducescatter
-#define nvshmem_uint32_max_reducescatter shmemx_uint32_max_reducescatter
-#define nvshmemx_uint32_max_reducescatter_block shmemx_uint32_max_reducescatter_block
-#define nvshmemx_uint32_max_reducescatter_on_stream shmemx_uint32_max_reducescatter_on_stream
-#define nvshmemx_uint32_max_reducescatter_warp shmemx_uint32_max_reducescatter_warp
-#define nvshmemx_uint32_min_reduce_block shmemx_uint32_min_reduce_block
-#define nvshmemx_uint32_min_reduce_on_stream shmemx_uint32_min_reduce_on_stream
-#define nvshmemx_uint32_min_reduce_warp shmemx_uint32_min_reduce_warp
-#define nvshmemx_uint32_min_reducescatter shmemx_uint32_min_reducescatter
-#define nvshmem_uint32_min_reducescatter shmemx_uint32_min_reducescatter
-#define nvshmemx_uint32_min_reducescatter_block shmemx_uint32_min_reducescatter_block
-#define nvshmemx_uint32_min_reducescatter_on_stream shmemx_uint32_min_reducescatter_on_stream
-#define nvshmemx_uint32_min_reducescatter_warp shmemx_uint32_min_reducescatter_warp
-#define nvshmemx_uint32_or_reduce_block shmemx_uint32_or_reduce_block
-#define nvshmemx_uint32_or_reduce_on_stream shmemx_uint32_or_reduce_on_stream
-#define nvshmemx_uint32_or_reduce_warp shmemx_uint32_or_reduce_warp
-#define nvshmemx_uint32_or_reducescatter shmemx_uint32_or_reducescatter
-#define nvshmem_uint32_or_reducescatter shmemx_uint32_or_reducescatter
-#define nvshmemx_uint32_or_reducescatter_block shmemx_uint32_or_reducescatter_block
-#define nvshmemx_uint32_or_reducescatter_on_stream shmemx_uint32_or_reducescatter_on_stream
-#define nvshmemx_uint32_or_reducescatter_warp shmemx_uint32_or_reducescatter_warp
+#define nvshmemx_uint32_max_reduce_block(a0, a1, a2, a3) shmemx_uint32_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_max_reduce_warp(a0, a1, a2, a3) shmemx_uint32_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_max_reducescatter(a0, a1, a2, a3) shmemx_uint32_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_max_reducescatter(a0, a1, a2, a3) shmemx_uint32_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_max_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_max_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_min_reduce_block(a0, a1, a2, a3) shmemx_uint32_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_min_reduce_warp(a0, a1, a2, a3) shmemx_uint32_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_min_reducescatter(a0, a1, a2, a3) shmemx_uint32_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_min_reducescatter(a0, a1, a2, a3) shmemx_uint32_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_min_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_min_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_or_reduce_block(a0, a1, a2, a3) shmemx_uint32_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_or_reduce_warp(a0, a1, a2, a3) shmemx_uint32_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_or_reducescatter(a0, a1, a2, a3) shmemx_uint32_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_or_reducescatter(a0, a1, a2, a3) shmemx_uint32_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_or_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_or_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint32_p_on_stream shmemx_uint32_p_on_stream
-#define nvshmemx_uint32_prod_reduce_block shmemx_uint32_prod_reduce_block
-#define nvshmemx_uint32_prod_reduce_on_stream shmemx_uint32_prod_reduce_on_stream
-#define nvshmemx_uint32_prod_reduce_warp shmemx_uint32_prod_reduce_warp
-#define nvshmemx_uint32_prod_reducescatter shmemx_uint32_prod_reducescatter
-#define nvshmem_uint32_prod_reducescatter shmemx_uint32_prod_reducescatter
-#define nvshmemx_uint32_prod_reducescatter_block shmemx_uint32_prod_reducescatter_block
-#define nvshmemx_uint32_prod_reducescatter_on_stream shmemx_uint32_prod_reducescatter_on_stream
-#define nvshmemx_uint32_prod_reducescatter_warp shmemx_uint32_prod_reducescatter_warp
+#define nvshmemx_uint32_prod_reduce_block(a0, a1, a2, a3) shmemx_uint32_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_prod_reduce_warp(a0, a1, a2, a3) shmemx_uint32_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_prod_reducescatter(a0, a1, a2, a3) shmemx_uint32_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_prod_reducescatter(a0, a1, a2, a3) shmemx_uint32_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_prod_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint32_put_block shmemx_uint32_put_block
 #define nvshmemx_uint32_put_nbi_block shmemx_uint32_put_nbi_block
 #define nvshmemx_uint32_put_nbi_on_stream shmemx_uint32_put_nbi_on_stream
@@ -3316,42 +3315,42 @@
 #define nvshmemx_uint32_put_signal_on_stream shmemx_uint32_put_signal_on_stream
 #define nvshmemx_uint32_put_signal_warp shmemx_uint32_put_signal_warp
 #define nvshmemx_uint32_put_warp shmemx_uint32_put_warp
-#define nvshmemx_uint32_sum_reduce_block shmemx_uint32_sum_reduce_block
-#define nvshmemx_uint32_sum_reduce_on_stream shmemx_uint32_sum_reduce_on_stream
-#define nvshmemx_uint32_sum_reduce_warp shmemx_uint32_sum_reduce_warp
-#define nvshmemx_uint32_sum_reducescatter shmemx_uint32_sum_reducescatter
-#define nvshmem_uint32_sum_reducescatter shmemx_uint32_sum_reducescatter
-#define nvshmemx_uint32_sum_reducescatter_block shmemx_uint32_sum_reducescatter_block
-#define nvshmemx_uint32_sum_reducescatter_on_stream shmemx_uint32_sum_reducescatter_on_stream
-#define nvshmemx_uint32_sum_reducescatter_warp shmemx_uint32_sum_reducescatter_warp
+#define nvshmemx_uint32_sum_reduce_block(a0, a1, a2, a3) shmemx_uint32_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_sum_reduce_warp(a0, a1, a2, a3) shmemx_uint32_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_sum_reducescatter(a0, a1, a2, a3) shmemx_uint32_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_sum_reducescatter(a0, a1, a2, a3) shmemx_uint32_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_sum_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint32_wait_until_all_on_stream shmemx_uint32_wait_until_all_on_stream
 #define nvshmemx_uint32_wait_until_all_vector_on_stream shmemx_uint32_wait_until_all_vector_on_stream
 #define nvshmemx_uint32_wait_until_on_stream shmemx_uint32_wait_until_on_stream
-#define nvshmemx_uint32_xor_reduce_block shmemx_uint32_xor_reduce_block
-#define nvshmemx_uint32_xor_reduce_on_stream shmemx_uint32_xor_reduce_on_stream
-#define nvshmemx_uint32_xor_reduce_warp shmemx_uint32_xor_reduce_warp
-#define nvshmemx_uint32_xor_reducescatter shmemx_uint32_xor_reducescatter
-#define nvshmem_uint32_xor_reducescatter shmemx_uint32_xor_reducescatter
-#define nvshmemx_uint32_xor_reducescatter_block shmemx_uint32_xor_reducescatter_block
-#define nvshmemx_uint32_xor_reducescatter_on_stream shmemx_uint32_xor_reducescatter_on_stream
-#define nvshmemx_uint32_xor_reducescatter_warp shmemx_uint32_xor_reducescatter_warp
-#define nvshmemx_uint64_alltoall_block shmemx_uint64_alltoall_block
-#define nvshmemx_uint64_alltoall_on_stream shmemx_uint64_alltoall_on_stream
-#define nvshmemx_uint64_alltoall_warp shmemx_uint64_alltoall_warp
-#define nvshmemx_uint64_and_reduce_block shmemx_uint64_and_reduce_block
-#define nvshmemx_uint64_and_reduce_on_stream shmemx_uint64_and_reduce_on_stream
-#define nvshmemx_uint64_and_reduce_warp shmemx_uint64_and_reduce_warp
-#define nvshmemx_uint64_and_reducescatter shmemx_uint64_and_reducescatter
-#define nvshmem_uint64_and_reducescatter shmemx_uint64_and_reducescatter
-#define nvshmemx_uint64_and_reducescatter_block shmemx_uint64_and_reducescatter_block
-#define nvshmemx_uint64_and_reducescatter_on_stream shmemx_uint64_and_reducescatter_on_stream
-#define nvshmemx_uint64_and_reducescatter_warp shmemx_uint64_and_reducescatter_warp
-#define nvshmemx_uint64_broadcast_block shmemx_uint64_broadcast_block
-#define nvshmemx_uint64_broadcast_on_stream shmemx_uint64_broadcast_on_stream
-#define nvshmemx_uint64_broadcast_warp shmemx_uint64_broadcast_warp
-#define nvshmemx_uint64_fcollect_block shmemx_uint64_fcollect_block
-#define nvshmemx_uint64_fcollect_on_stream shmemx_uint64_fcollect_on_stream
-#define nvshmemx_uint64_fcollect_warp shmemx_uint64_fcollect_warp
+#define nvshmemx_uint32_xor_reduce_block(a0, a1, a2, a3) shmemx_uint32_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_xor_reduce_warp(a0, a1, a2, a3) shmemx_uint32_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_xor_reducescatter(a0, a1, a2, a3) shmemx_uint32_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint32_xor_reducescatter(a0, a1, a2, a3) shmemx_uint32_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_xor_reducescatter_block(a0, a1, a2, a3) shmemx_uint32_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint32_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint32_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint32_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_uint32_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_alltoall_block(a0, a1, a2, a3) shmemx_uint64_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_alltoall_warp(a0, a1, a2, a3) shmemx_uint64_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_and_reduce_block(a0, a1, a2, a3) shmemx_uint64_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_and_reduce_warp(a0, a1, a2, a3) shmemx_uint64_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_and_reducescatter(a0, a1, a2, a3) shmemx_uint64_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_and_reducescatter(a0, a1, a2, a3) shmemx_uint64_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_and_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_and_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_broadcast_block(a0, a1, a2, a3, a4) shmemx_uint64_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_uint64_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_uint64_broadcast_warp(a0, a1, a2, a3, a4) shmemx_uint64_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_fcollect_block(a0, a1, a2, a3) shmemx_uint64_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_fcollect_warp(a0, a1, a2, a3) shmemx_uint64_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint64_g_on_stream shmemx_uint64_g_on_stream
 #define nvshmemx_uint64_get_block shmemx_uint64_get_block
 #define nvshmemx_uint64_get_nbi_block shmemx_uint64_get_nbi_block
@@ -3365,39 +3364,39 @@
 #define nvshmemx_uint64_iput_block shmemx_uint64_iput_block
 #define nvshmemx_uint64_iput_on_stream shmemx_uint64_iput_on_stream
 #define nvshmemx_uint64_iput_warp shmemx_uint64_iput_warp
-#define nvshmemx_uint64_max_reduce_block shmemx_uint64_max_reduce_block
-#define nvshmemx_uint64_max_reduce_on_stream shmemx_uint64_max_reduce_on_stream
-#define nvshmemx_uint64_max_reduce_warp shmemx_uint64_max_reduce_warp
-#define nvshmemx_uint64_max_reducescatter shmemx_uint64_max_reducescatter
-#define nvshmem_uint64_max_reducescatter shmemx_uint64_max_reducescatter
-#define nvshmemx_uint64_max_reducescatter_block shmemx_uint64_max_reducescatter_block
-#define nvshmemx_uint64_max_reducescatter_on_stream shmemx_uint64_max_reducescatter_on_stream
-#define nvshmemx_uint64_max_reducescatter_warp shmemx_uint64_max_reducescatter_warp
-#define nvshmemx_uint64_min_reduce_block shmemx_uint64_min_reduce_block
-#define nvshmemx_uint64_min_reduce_on_stream shmemx_uint64_min_reduce_on_stream
-#define nvshmemx_uint64_min_reduce_warp shmemx_uint64_min_reduce_warp
-#define nvshmemx_uint64_min_reducescatter shmemx_uint64_min_reducescatter
-#define nvshmem_uint64_min_reducescatter shmemx_uint64_min_reducescatter
-#define nvshmemx_uint64_min_reducescatter_block shmemx_uint64_min_reducescatter_block
-#define nvshmemx_uint64_min_reducescatter_on_stream shmemx_uint64_min_reducescatter_on_stream
-#define nvshmemx_uint64_min_reducescatter_warp shmemx_uint64_min_reducescatter_warp
-#define nvshmemx_uint64_or_reduce_block shmemx_uint64_or_reduce_block
-#define nvshmemx_uint64_or_reduce_on_stream shmemx_uint64_or_reduce_on_stream
-#define nvshmemx_uint64_or_reduce_warp shmemx_uint64_or_reduce_warp
-#define nvshmemx_uint64_or_reducescatter shmemx_uint64_or_reducescatter
-#define nvshmem_uint64_or_reducescatter shmemx_uint64_or_reducescatter
-#define nvshmemx_uint64_or_reducescatter_block shmemx_uint64_or_reducescatter_block
-#define nvshmemx_uint64_or_reducescatter_on_stream shmemx_uint64_or_reducescatter_on_stream
-#define nvshmemx_uint64_or_reducescatter_warp shmemx_uint64_or_reducescatter_warp
+#define nvshmemx_uint64_max_reduce_block(a0, a1, a2, a3) shmemx_uint64_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_max_reduce_warp(a0, a1, a2, a3) shmemx_uint64_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_max_reducescatter(a0, a1, a2, a3) shmemx_uint64_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_max_reducescatter(a0, a1, a2, a3) shmemx_uint64_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_max_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_max_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_min_reduce_block(a0, a1, a2, a3) shmemx_uint64_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_min_reduce_warp(a0, a1, a2, a3) shmemx_uint64_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_min_reducescatter(a0, a1, a2, a3) shmemx_uint64_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_min_reducescatter(a0, a1, a2, a3) shmemx_uint64_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_min_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_min_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_or_reduce_block(a0, a1, a2, a3) shmemx_uint64_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_or_reduce_warp(a0, a1, a2, a3) shmemx_uint64_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_or_reducescatter(a0, a1, a2, a3) shmemx_uint64_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_or_reducescatter(a0, a1, a2, a3) shmemx_uint64_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_or_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_or_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint64_p_on_stream shmemx_uint64_p_on_stream
-#define nvshmemx_uint64_prod_reduce_block shmemx_uint64_prod_reduce_block
-#define nvshmemx_uint64_prod_reduce_on_stream shmemx_uint64_prod_reduce_on_stream
-#define nvshmemx_uint64_prod_reduce_warp shmemx_uint64_prod_reduce_warp
-#define nvshmemx_uint64_prod_reducescatter shmemx_uint64_prod_reducescatter
-#define nvshmem_uint64_prod_reducescatter shmemx_uint64_prod_reducescatter
-#define nvshmemx_uint64_prod_reducescatter_block shmemx_uint64_prod_reducescatter_block
-#define nvshmemx_uint64_prod_reducescatter_on_stream shmemx_uint64_prod_reducescatter_on_stream
-#define nvshmemx_uint64_prod_reducescatter_warp shmemx_uint64_prod_reducescatter_warp
+#define nvshmemx_uint64_prod_reduce_block(a0, a1, a2, a3) shmemx_uint64_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_prod_reduce_warp(a0, a1, a2, a3) shmemx_uint64_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_prod_reducescatter(a0, a1, a2, a3) shmemx_uint64_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_prod_reducescatter(a0, a1, a2, a3) shmemx_uint64_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_prod_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint64_put_block shmemx_uint64_put_block
 #define nvshmemx_uint64_put_nbi_block shmemx_uint64_put_nbi_block
 #define nvshmemx_uint64_put_nbi_on_stream shmemx_uint64_put_nbi_on_stream
@@ -3410,42 +3409,42 @@
 #define nvshmemx_uint64_put_signal_on_stream shmemx_uint64_put_signal_on_stream
 #define nvshmemx_uint64_put_signal_warp shmemx_uint64_put_signal_warp
 #define nvshmemx_uint64_put_warp shmemx_uint64_put_warp
-#define nvshmemx_uint64_sum_reduce_block shmemx_uint64_sum_reduce_block
-#define nvshmemx_uint64_sum_reduce_on_stream shmemx_uint64_sum_reduce_on_stream
-#define nvshmemx_uint64_sum_reduce_warp shmemx_uint64_sum_reduce_warp
-#define nvshmemx_uint64_sum_reducescatter shmemx_uint64_sum_reducescatter
-#define nvshmem_uint64_sum_reducescatter shmemx_uint64_sum_reducescatter
-#define nvshmemx_uint64_sum_reducescatter_block shmemx_uint64_sum_reducescatter_block
-#define nvshmemx_uint64_sum_reducescatter_on_stream shmemx_uint64_sum_reducescatter_on_stream
-#define nvshmemx_uint64_sum_reducescatter_warp shmemx_uint64_sum_reducescatter_warp
+#define nvshmemx_uint64_sum_reduce_block(a0, a1, a2, a3) shmemx_uint64_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_sum_reduce_warp(a0, a1, a2, a3) shmemx_uint64_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_sum_reducescatter(a0, a1, a2, a3) shmemx_uint64_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_sum_reducescatter(a0, a1, a2, a3) shmemx_uint64_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_sum_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint64_wait_until_all_on_stream shmemx_uint64_wait_until_all_on_stream
 #define nvshmemx_uint64_wait_until_all_vector_on_stream shmemx_uint64_wait_until_all_vector_on_stream
 #define nvshmemx_uint64_wait_until_on_stream shmemx_uint64_wait_until_on_stream
-#define nvshmemx_uint64_xor_reduce_block shmemx_uint64_xor_reduce_block
-#define nvshmemx_uint64_xor_reduce_on_stream shmemx_uint64_xor_reduce_on_stream
-#define nvshmemx_uint64_xor_reduce_warp shmemx_uint64_xor_reduce_warp
-#define nvshmemx_uint64_xor_reducescatter shmemx_uint64_xor_reducescatter
-#define nvshmem_uint64_xor_reducescatter shmemx_uint64_xor_reducescatter
-#define nvshmemx_uint64_xor_reducescatter_block shmemx_uint64_xor_reducescatter_block
-#define nvshmemx_uint64_xor_reducescatter_on_stream shmemx_uint64_xor_reducescatter_on_stream
-#define nvshmemx_uint64_xor_reducescatter_warp shmemx_uint64_xor_reducescatter_warp
-#define nvshmemx_uint8_alltoall_block shmemx_uint8_alltoall_block
-#define nvshmemx_uint8_alltoall_on_stream shmemx_uint8_alltoall_on_stream
-#define nvshmemx_uint8_alltoall_warp shmemx_uint8_alltoall_warp
-#define nvshmemx_uint8_and_reduce_block shmemx_uint8_and_reduce_block
-#define nvshmemx_uint8_and_reduce_on_stream shmemx_uint8_and_reduce_on_stream
-#define nvshmemx_uint8_and_reduce_warp shmemx_uint8_and_reduce_warp
-#define nvshmemx_uint8_and_reducescatter shmemx_uint8_and_reducescatter
-#define nvshmem_uint8_and_reducescatter shmemx_uint8_and_reducescatter
-#define nvshmemx_uint8_and_reducescatter_block shmemx_uint8_and_reducescatter_block
-#define nvshmemx_uint8_and_reducescatter_on_stream shmemx_uint8_and_reducescatter_on_stream
-#define nvshmemx_uint8_and_reducescatter_warp shmemx_uint8_and_reducescatter_warp
-#define nvshmemx_uint8_broadcast_block shmemx_uint8_broadcast_block
-#define nvshmemx_uint8_broadcast_on_stream shmemx_uint8_broadcast_on_stream
-#define nvshmemx_uint8_broadcast_warp shmemx_uint8_broadcast_warp
-#define nvshmemx_uint8_fcollect_block shmemx_uint8_fcollect_block
-#define nvshmemx_uint8_fcollect_on_stream shmemx_uint8_fcollect_on_stream
-#define nvshmemx_uint8_fcollect_warp shmemx_uint8_fcollect_warp
+#define nvshmemx_uint64_xor_reduce_block(a0, a1, a2, a3) shmemx_uint64_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_xor_reduce_warp(a0, a1, a2, a3) shmemx_uint64_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_xor_reducescatter(a0, a1, a2, a3) shmemx_uint64_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint64_xor_reducescatter(a0, a1, a2, a3) shmemx_uint64_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_xor_reducescatter_block(a0, a1, a2, a3) shmemx_uint64_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint64_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint64_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint64_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_uint64_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_alltoall_block(a0, a1, a2, a3) shmemx_uint8_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_alltoall_warp(a0, a1, a2, a3) shmemx_uint8_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_and_reduce_block(a0, a1, a2, a3) shmemx_uint8_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_and_reduce_warp(a0, a1, a2, a3) shmemx_uint8_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_and_reducescatter(a0, a1, a2, a3) shmemx_uint8_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_and_reducescatter(a0, a1, a2, a3) shmemx_uint8_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_and_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_and_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_broadcast_block(a0, a1, a2, a3, a4) shmemx_uint8_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_uint8_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_uint8_broadcast_warp(a0, a1, a2, a3, a4) shmemx_uint8_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_fcollect_block(a0, a1, a2, a3) shmemx_uint8_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_fcollect_warp(a0, a1, a2, a3) shmemx_uint8_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint8_g_on_stream shmemx_uint8_g_on_stream
 #define nvshmemx_uint8_get_block shmemx_uint8_get_block
 #define nvshmemx_uint8_get_nbi_block shmemx_uint8_get_nbi_block
@@ -3459,39 +3458,39 @@
 #define nvshmemx_uint8_iput_block shmemx_uint8_iput_block
 #define nvshmemx_uint8_iput_on_stream shmemx_uint8_iput_on_stream
 #define nvshmemx_uint8_iput_warp shmemx_uint8_iput_warp
-#define nvshmemx_uint8_max_reduce_block shmemx_uint8_max_reduce_block
-#define nvshmemx_uint8_max_reduce_on_stream shmemx_uint8_max_reduce_on_stream
-#define nvshmemx_uint8_max_reduce_warp shmemx_uint8_max_reduce_warp
-#define nvshmemx_uint8_max_reducescatter shmemx_uint8_max_reducescatter
-#define nvshmem_uint8_max_reducescatter shmemx_uint8_max_reducescatter
-#define nvshmemx_uint8_max_reducescatter_block shmemx_uint8_max_reducescatter_block
-#define nvshmemx_uint8_max_reducescatter_on_stream shmemx_uint8_max_reducescatter_on_stream
-#define nvshmemx_uint8_max_reducescatter_warp shmemx_uint8_max_reducescatter_warp
-#define nvshmemx_uint8_min_reduce_block shmemx_uint8_min_reduce_block
-#define nvshmemx_uint8_min_reduce_on_stream shmemx_uint8_min_reduce_on_stream
-#define nvshmemx_uint8_min_reduce_warp shmemx_uint8_min_reduce_warp
-#define nvshmemx_uint8_min_reducescatter shmemx_uint8_min_reducescatter
-#define nvshmem_uint8_min_reducescatter shmemx_uint8_min_reducescatter
-#define nvshmemx_uint8_min_reducescatter_block shmemx_uint8_min_reducescatter_block
-#define nvshmemx_uint8_min_reducescatter_on_stream shmemx_uint8_min_reducescatter_on_stream
-#define nvshmemx_uint8_min_reducescatter_warp shmemx_uint8_min_reducescatter_warp
-#define nvshmemx_uint8_or_reduce_block shmemx_uint8_or_reduce_block
-#define nvshmemx_uint8_or_reduce_on_stream shmemx_uint8_or_reduce_on_stream
-#define nvshmemx_uint8_or_reduce_warp shmemx_uint8_or_reduce_warp
-#define nvshmemx_uint8_or_reducescatter shmemx_uint8_or_reducescatter
-#define nvshmem_uint8_or_reducescatter shmemx_uint8_or_reducescatter
-#define nvshmemx_uint8_or_reducescatter_block shmemx_uint8_or_reducescatter_block
-#define nvshmemx_uint8_or_reducescatter_on_stream shmemx_uint8_or_reducescatter_on_stream
-#define nvshmemx_uint8_or_reducescatter_warp shmemx_uint8_or_reducescatter_warp
+#define nvshmemx_uint8_max_reduce_block(a0, a1, a2, a3) shmemx_uint8_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_max_reduce_warp(a0, a1, a2, a3) shmemx_uint8_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_max_reducescatter(a0, a1, a2, a3) shmemx_uint8_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_max_reducescatter(a0, a1, a2, a3) shmemx_uint8_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_max_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_max_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_min_reduce_block(a0, a1, a2, a3) shmemx_uint8_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_min_reduce_warp(a0, a1, a2, a3) shmemx_uint8_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_min_reducescatter(a0, a1, a2, a3) shmemx_uint8_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_min_reducescatter(a0, a1, a2, a3) shmemx_uint8_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_min_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_min_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_or_reduce_block(a0, a1, a2, a3) shmemx_uint8_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_or_reduce_warp(a0, a1, a2, a3) shmemx_uint8_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_or_reducescatter(a0, a1, a2, a3) shmemx_uint8_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_or_reducescatter(a0, a1, a2, a3) shmemx_uint8_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_or_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_or_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint8_p_on_stream shmemx_uint8_p_on_stream
-#define nvshmemx_uint8_prod_reduce_block shmemx_uint8_prod_reduce_block
-#define nvshmemx_uint8_prod_reduce_on_stream shmemx_uint8_prod_reduce_on_stream
-#define nvshmemx_uint8_prod_reduce_warp shmemx_uint8_prod_reduce_warp
-#define nvshmemx_uint8_prod_reducescatter shmemx_uint8_prod_reducescatter
-#define nvshmem_uint8_prod_reducescatter shmemx_uint8_prod_reducescatter
-#define nvshmemx_uint8_prod_reducescatter_block shmemx_uint8_prod_reducescatter_block
-#define nvshmemx_uint8_prod_reducescatter_on_stream shmemx_uint8_prod_reducescatter_on_stream
-#define nvshmemx_uint8_prod_reducescatter_warp shmemx_uint8_prod_reducescatter_warp
+#define nvshmemx_uint8_prod_reduce_block(a0, a1, a2, a3) shmemx_uint8_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_prod_reduce_warp(a0, a1, a2, a3) shmemx_uint8_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_prod_reducescatter(a0, a1, a2, a3) shmemx_uint8_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_prod_reducescatter(a0, a1, a2, a3) shmemx_uint8_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_prod_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint8_put_block shmemx_uint8_put_block
 #define nvshmemx_uint8_put_nbi_block shmemx_uint8_put_nbi_block
 #define nvshmemx_uint8_put_nbi_on_stream shmemx_uint8_put_nbi_on_stream
@@ -3504,39 +3503,39 @@
 #define nvshmemx_uint8_put_signal_on_stream shmemx_uint8_put_signal_on_stream
 #define nvshmemx_uint8_put_signal_warp shmemx_uint8_put_signal_warp
 #define nvshmemx_uint8_put_warp shmemx_uint8_put_warp
-#define nvshmemx_uint8_sum_reduce_block shmemx_uint8_sum_reduce_block
-#define nvshmemx_uint8_sum_reduce_on_stream shmemx_uint8_sum_reduce_on_stream
-#define nvshmemx_uint8_sum_reduce_warp shmemx_uint8_sum_reduce_warp
-#define nvshmemx_uint8_sum_reducescatter shmemx_uint8_sum_reducescatter
-#define nvshmem_uint8_sum_reducescatter shmemx_uint8_sum_reducescatter
-#define nvshmemx_uint8_sum_reducescatter_block shmemx_uint8_sum_reducescatter_block
-#define nvshmemx_uint8_sum_reducescatter_on_stream shmemx_uint8_sum_reducescatter_on_stream
-#define nvshmemx_uint8_sum_reducescatter_warp shmemx_uint8_sum_reducescatter_warp
-#define nvshmemx_uint8_xor_reduce_block shmemx_uint8_xor_reduce_block
-#define nvshmemx_uint8_xor_reduce_on_stream shmemx_uint8_xor_reduce_on_stream
-#define nvshmemx_uint8_xor_reduce_warp shmemx_uint8_xor_reduce_warp
-#define nvshmemx_uint8_xor_reducescatter shmemx_uint8_xor_reducescatter
-#define nvshmem_uint8_xor_reducescatter shmemx_uint8_xor_reducescatter
-#define nvshmemx_uint8_xor_reducescatter_block shmemx_uint8_xor_reducescatter_block
-#define nvshmemx_uint8_xor_reducescatter_on_stream shmemx_uint8_xor_reducescatter_on_stream
-#define nvshmemx_uint8_xor_reducescatter_warp shmemx_uint8_xor_reducescatter_warp
-#define nvshmemx_uint_alltoall_block shmemx_uint_alltoall_block
-#define nvshmemx_uint_alltoall_on_stream shmemx_uint_alltoall_on_stream
-#define nvshmemx_uint_alltoall_warp shmemx_uint_alltoall_warp
-#define nvshmemx_uint_and_reduce_block shmemx_uint_and_reduce_block
-#define nvshmemx_uint_and_reduce_on_stream shmemx_uint_and_reduce_on_stream
-#define nvshmemx_uint_and_reduce_warp shmemx_uint_and_reduce_warp
-#define nvshmemx_uint_and_reducescatter shmemx_uint_and_reducescatter
-#define nvshmem_uint_and_reducescatter shmemx_uint_and_reducescatter
-#define nvshmemx_uint_and_reducescatter_block shmemx_uint_and_reducescatter_block
-#define nvshmemx_uint_and_reducescatter_on_stream shmemx_uint_and_reducescatter_on_stream
-#define nvshmemx_uint_and_reducescatter_warp shmemx_uint_and_reducescatter_warp
-#define nvshmemx_uint_broadcast_block shmemx_uint_broadcast_block
-#define nvshmemx_uint_broadcast_on_stream shmemx_uint_broadcast_on_stream
-#define nvshmemx_uint_broadcast_warp shmemx_uint_broadcast_warp
-#define nvshmemx_uint_fcollect_block shmemx_uint_fcollect_block
-#define nvshmemx_uint_fcollect_on_stream shmemx_uint_fcollect_on_stream
-#define nvshmemx_uint_fcollect_warp shmemx_uint_fcollect_warp
+#define nvshmemx_uint8_sum_reduce_block(a0, a1, a2, a3) shmemx_uint8_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_sum_reduce_warp(a0, a1, a2, a3) shmemx_uint8_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_sum_reducescatter(a0, a1, a2, a3) shmemx_uint8_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_sum_reducescatter(a0, a1, a2, a3) shmemx_uint8_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_sum_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_xor_reduce_block(a0, a1, a2, a3) shmemx_uint8_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_xor_reduce_warp(a0, a1, a2, a3) shmemx_uint8_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_xor_reducescatter(a0, a1, a2, a3) shmemx_uint8_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint8_xor_reducescatter(a0, a1, a2, a3) shmemx_uint8_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_xor_reducescatter_block(a0, a1, a2, a3) shmemx_uint8_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint8_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint8_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint8_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_uint8_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_alltoall_block(a0, a1, a2, a3) shmemx_uint_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_uint_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_alltoall_warp(a0, a1, a2, a3) shmemx_uint_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_and_reduce_block(a0, a1, a2, a3) shmemx_uint_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_and_reduce_warp(a0, a1, a2, a3) shmemx_uint_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_and_reducescatter(a0, a1, a2, a3) shmemx_uint_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_and_reducescatter(a0, a1, a2, a3) shmemx_uint_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_and_reducescatter_block(a0, a1, a2, a3) shmemx_uint_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_and_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_broadcast_block(a0, a1, a2, a3, a4) shmemx_uint_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_uint_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_uint_broadcast_warp(a0, a1, a2, a3, a4) shmemx_uint_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_fcollect_block(a0, a1, a2, a3) shmemx_uint_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_uint_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_fcollect_warp(a0, a1, a2, a3) shmemx_uint_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint_g_on_stream shmemx_uint_g_on_stream
 #define nvshmemx_uint_get_block shmemx_uint_get_block
 #define nvshmemx_uint_get_nbi_block shmemx_uint_get_nbi_block
@@ -3550,39 +3549,39 @@
 #define nvshmemx_uint_iput_block shmemx_uint_iput_block
 #define nvshmemx_uint_iput_on_stream shmemx_uint_iput_on_stream
 #define nvshmemx_uint_iput_warp shmemx_uint_iput_warp
-#define nvshmemx_uint_max_reduce_block shmemx_uint_max_reduce_block
-#define nvshmemx_uint_max_reduce_on_stream shmemx_uint_max_reduce_on_stream
-#define nvshmemx_uint_max_reduce_warp shmemx_uint_max_reduce_warp
-#define nvshmemx_uint_max_reducescatter shmemx_uint_max_reducescatter
-#define nvshmem_uint_max_reducescatter shmemx_uint_max_reducescatter
-#define nvshmemx_uint_max_reducescatter_block shmemx_uint_max_reducescatter_block
-#define nvshmemx_uint_max_reducescatter_on_stream shmemx_uint_max_reducescatter_on_stream
-#define nvshmemx_uint_max_reducescatter_warp shmemx_uint_max_reducescatter_warp
-#define nvshmemx_uint_min_reduce_block shmemx_uint_min_reduce_block
-#define nvshmemx_uint_min_reduce_on_stream shmemx_uint_min_reduce_on_stream
-#define nvshmemx_uint_min_reduce_warp shmemx_uint_min_reduce_warp
-#define nvshmemx_uint_min_reducescatter shmemx_uint_min_reducescatter
-#define nvshmem_uint_min_reducescatter shmemx_uint_min_reducescatter
-#define nvshmemx_uint_min_reducescatter_block shmemx_uint_min_reducescatter_block
-#define nvshmemx_uint_min_reducescatter_on_stream shmemx_uint_min_reducescatter_on_stream
-#define nvshmemx_uint_min_reducescatter_warp shmemx_uint_min_reducescatter_warp
-#define nvshmemx_uint_or_reduce_block shmemx_uint_or_reduce_block
-#define nvshmemx_uint_or_reduce_on_stream shmemx_uint_or_reduce_on_stream
-#define nvshmemx_uint_or_reduce_warp shmemx_uint_or_reduce_warp
-#define nvshmemx_uint_or_reducescatter shmemx_uint_or_reducescatter
-#define nvshmem_uint_or_reducescatter shmemx_uint_or_reducescatter
-#define nvshmemx_uint_or_reducescatter_block shmemx_uint_or_reducescatter_block
-#define nvshmemx_uint_or_reducescatter_on_stream shmemx_uint_or_reducescatter_on_stream
-#define nvshmemx_uint_or_reducescatter_warp shmemx_uint_or_reducescatter_warp
+#define nvshmemx_uint_max_reduce_block(a0, a1, a2, a3) shmemx_uint_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_max_reduce_warp(a0, a1, a2, a3) shmemx_uint_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_max_reducescatter(a0, a1, a2, a3) shmemx_uint_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_max_reducescatter(a0, a1, a2, a3) shmemx_uint_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_max_reducescatter_block(a0, a1, a2, a3) shmemx_uint_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_max_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_min_reduce_block(a0, a1, a2, a3) shmemx_uint_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_min_reduce_warp(a0, a1, a2, a3) shmemx_uint_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_min_reducescatter(a0, a1, a2, a3) shmemx_uint_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_min_reducescatter(a0, a1, a2, a3) shmemx_uint_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_min_reducescatter_block(a0, a1, a2, a3) shmemx_uint_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_min_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_or_reduce_block(a0, a1, a2, a3) shmemx_uint_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_or_reduce_warp(a0, a1, a2, a3) shmemx_uint_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_or_reducescatter(a0, a1, a2, a3) shmemx_uint_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_or_reducescatter(a0, a1, a2, a3) shmemx_uint_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_or_reducescatter_block(a0, a1, a2, a3) shmemx_uint_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_or_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint_p_on_stream shmemx_uint_p_on_stream
-#define nvshmemx_uint_prod_reduce_block shmemx_uint_prod_reduce_block
-#define nvshmemx_uint_prod_reduce_on_stream shmemx_uint_prod_reduce_on_stream
-#define nvshmemx_uint_prod_reduce_warp shmemx_uint_prod_reduce_warp
-#define nvshmemx_uint_prod_reducescatter shmemx_uint_prod_reducescatter
-#define nvshmem_uint_prod_reducescatter shmemx_uint_prod_reducescatter
-#define nvshmemx_uint_prod_reducescatter_block shmemx_uint_prod_reducescatter_block
-#define nvshmemx_uint_prod_reducescatter_on_stream shmemx_uint_prod_reducescatter_on_stream
-#define nvshmemx_uint_prod_reducescatter_warp shmemx_uint_prod_reducescatter_warp
+#define nvshmemx_uint_prod_reduce_block(a0, a1, a2, a3) shmemx_uint_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_prod_reduce_warp(a0, a1, a2, a3) shmemx_uint_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_prod_reducescatter(a0, a1, a2, a3) shmemx_uint_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_prod_reducescatter(a0, a1, a2, a3) shmemx_uint_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_prod_reducescatter_block(a0, a1, a2, a3) shmemx_uint_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint_put_block shmemx_uint_put_block
 #define nvshmemx_uint_put_nbi_block shmemx_uint_put_nbi_block
 #define nvshmemx_uint_put_nbi_on_stream shmemx_uint_put_nbi_on_stream
@@ -3595,42 +3594,42 @@
 #define nvshmemx_uint_put_signal_on_stream shmemx_uint_put_signal_on_stream
 #define nvshmemx_uint_put_signal_warp shmemx_uint_put_signal_warp
 #define nvshmemx_uint_put_warp shmemx_uint_put_warp
-#define nvshmemx_uint_sum_reduce_block shmemx_uint_sum_reduce_block
-#define nvshmemx_uint_sum_reduce_on_stream shmemx_uint_sum_reduce_on_stream
-#define nvshmemx_uint_sum_reduce_warp shmemx_uint_sum_reduce_warp
-#define nvshmemx_uint_sum_reducescatter shmemx_uint_sum_reducescatter
-#define nvshmem_uint_sum_reducescatter shmemx_uint_sum_reducescatter
-#define nvshmemx_uint_sum_reducescatter_block shmemx_uint_sum_reducescatter_block
-#define nvshmemx_uint_sum_reducescatter_on_stream shmemx_uint_sum_reducescatter_on_stream
-#define nvshmemx_uint_sum_reducescatter_warp shmemx_uint_sum_reducescatter_warp
+#define nvshmemx_uint_sum_reduce_block(a0, a1, a2, a3) shmemx_uint_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_sum_reduce_warp(a0, a1, a2, a3) shmemx_uint_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_sum_reducescatter(a0, a1, a2, a3) shmemx_uint_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_sum_reducescatter(a0, a1, a2, a3) shmemx_uint_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_sum_reducescatter_block(a0, a1, a2, a3) shmemx_uint_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uint_wait_until_all_on_stream shmemx_uint_wait_until_all_on_stream
 #define nvshmemx_uint_wait_until_all_vector_on_stream shmemx_uint_wait_until_all_vector_on_stream
 #define nvshmemx_uint_wait_until_on_stream shmemx_uint_wait_until_on_stream
-#define nvshmemx_uint_xor_reduce_block shmemx_uint_xor_reduce_block
-#define nvshmemx_uint_xor_reduce_on_stream shmemx_uint_xor_reduce_on_stream
-#define nvshmemx_uint_xor_reduce_warp shmemx_uint_xor_reduce_warp
-#define nvshmemx_uint_xor_reducescatter shmemx_uint_xor_reducescatter
-#define nvshmem_uint_xor_reducescatter shmemx_uint_xor_reducescatter
-#define nvshmemx_uint_xor_reducescatter_block shmemx_uint_xor_reducescatter_block
-#define nvshmemx_uint_xor_reducescatter_on_stream shmemx_uint_xor_reducescatter_on_stream
-#define nvshmemx_uint_xor_reducescatter_warp shmemx_uint_xor_reducescatter_warp
-#define nvshmemx_ulong_alltoall_block shmemx_ulong_alltoall_block
-#define nvshmemx_ulong_alltoall_on_stream shmemx_ulong_alltoall_on_stream
-#define nvshmemx_ulong_alltoall_warp shmemx_ulong_alltoall_warp
-#define nvshmemx_ulong_and_reduce_block shmemx_ulong_and_reduce_block
-#define nvshmemx_ulong_and_reduce_on_stream shmemx_ulong_and_reduce_on_stream
-#define nvshmemx_ulong_and_reduce_warp shmemx_ulong_and_reduce_warp
-#define nvshmemx_ulong_and_reducescatter shmemx_ulong_and_reducescatter
-#define nvshmem_ulong_and_reducescatter shmemx_ulong_and_reducescatter
-#define nvshmemx_ulong_and_reducescatter_block shmemx_ulong_and_reducescatter_block
-#define nvshmemx_ulong_and_reducescatter_on_stream shmemx_ulong_and_reducescatter_on_stream
-#define nvshmemx_ulong_and_reducescatter_warp shmemx_ulong_and_reducescatter_warp
-#define nvshmemx_ulong_broadcast_block shmemx_ulong_broadcast_block
-#define nvshmemx_ulong_broadcast_on_stream shmemx_ulong_broadcast_on_stream
-#define nvshmemx_ulong_broadcast_warp shmemx_ulong_broadcast_warp
-#define nvshmemx_ulong_fcollect_block shmemx_ulong_fcollect_block
-#define nvshmemx_ulong_fcollect_on_stream shmemx_ulong_fcollect_on_stream
-#define nvshmemx_ulong_fcollect_warp shmemx_ulong_fcollect_warp
+#define nvshmemx_uint_xor_reduce_block(a0, a1, a2, a3) shmemx_uint_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_uint_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_xor_reduce_warp(a0, a1, a2, a3) shmemx_uint_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_xor_reducescatter(a0, a1, a2, a3) shmemx_uint_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_uint_xor_reducescatter(a0, a1, a2, a3) shmemx_uint_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_xor_reducescatter_block(a0, a1, a2, a3) shmemx_uint_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_uint_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_uint_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_uint_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_uint_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_alltoall_block(a0, a1, a2, a3) shmemx_ulong_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_alltoall_warp(a0, a1, a2, a3) shmemx_ulong_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_and_reduce_block(a0, a1, a2, a3) shmemx_ulong_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_and_reduce_warp(a0, a1, a2, a3) shmemx_ulong_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_and_reducescatter(a0, a1, a2, a3) shmemx_ulong_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_and_reducescatter(a0, a1, a2, a3) shmemx_ulong_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_and_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_and_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_broadcast_block(a0, a1, a2, a3, a4) shmemx_ulong_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_ulong_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_ulong_broadcast_warp(a0, a1, a2, a3, a4) shmemx_ulong_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_fcollect_block(a0, a1, a2, a3) shmemx_ulong_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_fcollect_warp(a0, a1, a2, a3) shmemx_ulong_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulong_g_on_stream shmemx_ulong_g_on_stream
 #define nvshmemx_ulong_get_block shmemx_ulong_get_block
 #define nvshmemx_ulong_get_nbi_block shmemx_ulong_get_nbi_block
@@ -3644,39 +3643,39 @@
 #define nvshmemx_ulong_iput_block shmemx_ulong_iput_block
 #define nvshmemx_ulong_iput_on_stream shmemx_ulong_iput_on_stream
 #define nvshmemx_ulong_iput_warp shmemx_ulong_iput_warp
-#define nvshmemx_ulong_max_reduce_block shmemx_ulong_max_reduce_block
-#define nvshmemx_ulong_max_reduce_on_stream shmemx_ulong_max_reduce_on_stream
-#define nvshmemx_ulong_max_reduce_warp shmemx_ulong_max_reduce_warp
-#define nvshmemx_ulong_max_reducescatter shmemx_ulong_max_reducescatter
-#define nvshmem_ulong_max_reducescatter shmemx_ulong_max_reducescatter
-#define nvshmemx_ulong_max_reducescatter_block shmemx_ulong_max_reducescatter_block
-#define nvshmemx_ulong_max_reducescatter_on_stream shmemx_ulong_max_reducescatter_on_stream
-#define nvshmemx_ulong_max_reducescatter_warp shmemx_ulong_max_reducescatter_warp
-#define nvshmemx_ulong_min_reduce_block shmemx_ulong_min_reduce_block
-#define nvshmemx_ulong_min_reduce_on_stream shmemx_ulong_min_reduce_on_stream
-#define nvshmemx_ulong_min_reduce_warp shmemx_ulong_min_reduce_warp
-#define nvshmemx_ulong_min_reducescatter shmemx_ulong_min_reducescatter
-#define nvshmem_ulong_min_reducescatter shmemx_ulong_min_reducescatter
-#define nvshmemx_ulong_min_reducescatter_block shmemx_ulong_min_reducescatter_block
-#define nvshmemx_ulong_min_reducescatter_on_stream shmemx_ulong_min_reducescatter_on_stream
-#define nvshmemx_ulong_min_reducescatter_warp shmemx_ulong_min_reducescatter_warp
-#define nvshmemx_ulong_or_reduce_block shmemx_ulong_or_reduce_block
-#define nvshmemx_ulong_or_reduce_on_stream shmemx_ulong_or_reduce_on_stream
-#define nvshmemx_ulong_or_reduce_warp shmemx_ulong_or_reduce_warp
-#define nvshmemx_ulong_or_reducescatter shmemx_ulong_or_reducescatter
-#define nvshmem_ulong_or_reducescatter shmemx_ulong_or_reducescatter
-#define nvshmemx_ulong_or_reducescatter_block shmemx_ulong_or_reducescatter_block
-#define nvshmemx_ulong_or_reducescatter_on_stream shmemx_ulong_or_reducescatter_on_stream
-#define nvshmemx_ulong_or_reducescatter_warp shmemx_ulong_or_reducescatter_warp
+#define nvshmemx_ulong_max_reduce_block(a0, a1, a2, a3) shmemx_ulong_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_max_reduce_warp(a0, a1, a2, a3) shmemx_ulong_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_max_reducescatter(a0, a1, a2, a3) shmemx_ulong_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_max_reducescatter(a0, a1, a2, a3) shmemx_ulong_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_max_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_max_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_min_reduce_block(a0, a1, a2, a3) shmemx_ulong_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_min_reduce_warp(a0, a1, a2, a3) shmemx_ulong_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_min_reducescatter(a0, a1, a2, a3) shmemx_ulong_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_min_reducescatter(a0, a1, a2, a3) shmemx_ulong_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_min_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_min_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_or_reduce_block(a0, a1, a2, a3) shmemx_ulong_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_or_reduce_warp(a0, a1, a2, a3) shmemx_ulong_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_or_reducescatter(a0, a1, a2, a3) shmemx_ulong_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_or_reducescatter(a0, a1, a2, a3) shmemx_ulong_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_or_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_or_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulong_p_on_stream shmemx_ulong_p_on_stream
-#define nvshmemx_ulong_prod_reduce_block shmemx_ulong_prod_reduce_block
-#define nvshmemx_ulong_prod_reduce_on_stream shmemx_ulong_prod_reduce_on_stream
-#define nvshmemx_ulong_prod_reduce_warp shmemx_ulong_prod_reduce_warp
-#define nvshmemx_ulong_prod_reducescatter shmemx_ulong_prod_reducescatter
-#define nvshmem_ulong_prod_reducescatter shmemx_ulong_prod_reducescatter
-#define nvshmemx_ulong_prod_reducescatter_block shmemx_ulong_prod_reducescatter_block
-#define nvshmemx_ulong_prod_reducescatter_on_stream shmemx_ulong_prod_reducescatter_on_stream
-#define nvshmemx_ulong_prod_reducescatter_warp shmemx_ulong_prod_reducescatter_warp
+#define nvshmemx_ulong_prod_reduce_block(a0, a1, a2, a3) shmemx_ulong_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_prod_reduce_warp(a0, a1, a2, a3) shmemx_ulong_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_prod_reducescatter(a0, a1, a2, a3) shmemx_ulong_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_prod_reducescatter(a0, a1, a2, a3) shmemx_ulong_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_prod_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulong_put_block shmemx_ulong_put_block
 #define nvshmemx_ulong_put_nbi_block shmemx_ulong_put_nbi_block
 #define nvshmemx_ulong_put_nbi_on_stream shmemx_ulong_put_nbi_on_stream
@@ -3689,42 +3688,42 @@
 #define nvshmemx_ulong_put_signal_on_stream shmemx_ulong_put_signal_on_stream
 #define nvshmemx_ulong_put_signal_warp shmemx_ulong_put_signal_warp
 #define nvshmemx_ulong_put_warp shmemx_ulong_put_warp
-#define nvshmemx_ulong_sum_reduce_block shmemx_ulong_sum_reduce_block
-#define nvshmemx_ulong_sum_reduce_on_stream shmemx_ulong_sum_reduce_on_stream
-#define nvshmemx_ulong_sum_reduce_warp shmemx_ulong_sum_reduce_warp
-#define nvshmemx_ulong_sum_reducescatter shmemx_ulong_sum_reducescatter
-#define nvshmem_ulong_sum_reducescatter shmemx_ulong_sum_reducescatter
-#define nvshmemx_ulong_sum_reducescatter_block shmemx_ulong_sum_reducescatter_block
-#define nvshmemx_ulong_sum_reducescatter_on_stream shmemx_ulong_sum_reducescatter_on_stream
-#define nvshmemx_ulong_sum_reducescatter_warp shmemx_ulong_sum_reducescatter_warp
+#define nvshmemx_ulong_sum_reduce_block(a0, a1, a2, a3) shmemx_ulong_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_sum_reduce_warp(a0, a1, a2, a3) shmemx_ulong_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_sum_reducescatter(a0, a1, a2, a3) shmemx_ulong_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_sum_reducescatter(a0, a1, a2, a3) shmemx_ulong_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_sum_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulong_wait_until_all_on_stream shmemx_ulong_wait_until_all_on_stream
 #define nvshmemx_ulong_wait_until_all_vector_on_stream shmemx_ulong_wait_until_all_vector_on_stream
 #define nvshmemx_ulong_wait_until_on_stream shmemx_ulong_wait_until_on_stream
-#define nvshmemx_ulong_xor_reduce_block shmemx_ulong_xor_reduce_block
-#define nvshmemx_ulong_xor_reduce_on_stream shmemx_ulong_xor_reduce_on_stream
-#define nvshmemx_ulong_xor_reduce_warp shmemx_ulong_xor_reduce_warp
-#define nvshmemx_ulong_xor_reducescatter shmemx_ulong_xor_reducescatter
-#define nvshmem_ulong_xor_reducescatter shmemx_ulong_xor_reducescatter
-#define nvshmemx_ulong_xor_reducescatter_block shmemx_ulong_xor_reducescatter_block
-#define nvshmemx_ulong_xor_reducescatter_on_stream shmemx_ulong_xor_reducescatter_on_stream
-#define nvshmemx_ulong_xor_reducescatter_warp shmemx_ulong_xor_reducescatter_warp
-#define nvshmemx_ulonglong_alltoall_block shmemx_ulonglong_alltoall_block
-#define nvshmemx_ulonglong_alltoall_on_stream shmemx_ulonglong_alltoall_on_stream
-#define nvshmemx_ulonglong_alltoall_warp shmemx_ulonglong_alltoall_warp
-#define nvshmemx_ulonglong_and_reduce_block shmemx_ulonglong_and_reduce_block
-#define nvshmemx_ulonglong_and_reduce_on_stream shmemx_ulonglong_and_reduce_on_stream
-#define nvshmemx_ulonglong_and_reduce_warp shmemx_ulonglong_and_reduce_warp
-#define nvshmemx_ulonglong_and_reducescatter shmemx_ulonglong_and_reducescatter
-#define nvshmem_ulonglong_and_reducescatter shmemx_ulonglong_and_reducescatter
-#define nvshmemx_ulonglong_and_reducescatter_block shmemx_ulonglong_and_reducescatter_block
-#define nvshmemx_ulonglong_and_reducescatter_on_stream shmemx_ulonglong_and_reducescatter_on_stream
-#define nvshmemx_ulonglong_and_reducescatter_warp shmemx_ulonglong_and_reducescatter_warp
-#define nvshmemx_ulonglong_broadcast_block shmemx_ulonglong_broadcast_block
-#define nvshmemx_ulonglong_broadcast_on_stream shmemx_ulonglong_broadcast_on_stream
-#define nvshmemx_ulonglong_broadcast_warp shmemx_ulonglong_broadcast_warp
-#define nvshmemx_ulonglong_fcollect_block shmemx_ulonglong_fcollect_block
-#define nvshmemx_ulonglong_fcollect_on_stream shmemx_ulonglong_fcollect_on_stream
-#define nvshmemx_ulonglong_fcollect_warp shmemx_ulonglong_fcollect_warp
+#define nvshmemx_ulong_xor_reduce_block(a0, a1, a2, a3) shmemx_ulong_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_xor_reduce_warp(a0, a1, a2, a3) shmemx_ulong_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_xor_reducescatter(a0, a1, a2, a3) shmemx_ulong_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulong_xor_reducescatter(a0, a1, a2, a3) shmemx_ulong_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_xor_reducescatter_block(a0, a1, a2, a3) shmemx_ulong_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulong_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulong_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulong_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_ulong_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_alltoall_block(a0, a1, a2, a3) shmemx_ulonglong_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_alltoall_warp(a0, a1, a2, a3) shmemx_ulonglong_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_and_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_and_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_and_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_and_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_and_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_and_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_broadcast_block(a0, a1, a2, a3, a4) shmemx_ulonglong_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_ulonglong_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_ulonglong_broadcast_warp(a0, a1, a2, a3, a4) shmemx_ulonglong_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_fcollect_block(a0, a1, a2, a3) shmemx_ulonglong_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_fcollect_warp(a0, a1, a2, a3) shmemx_ulonglong_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulonglong_g_on_stream shmemx_ulonglong_g_on_stream
 #define nvshmemx_ulonglong_get_block shmemx_ulonglong_get_block
 #define nvshmemx_ulonglong_get_nbi_block shmemx_ulonglong_get_nbi_block
@@ -3738,39 +3737,39 @@
 #define nvshmemx_ulonglong_iput_block shmemx_ulonglong_iput_block
 #define nvshmemx_ulonglong_iput_on_stream shmemx_ulonglong_iput_on_stream
 #define nvshmemx_ulonglong_iput_warp shmemx_ulonglong_iput_warp
-#define nvshmemx_ulonglong_max_reduce_block shmemx_ulonglong_max_reduce_block
-#define nvshmemx_ulonglong_max_reduce_on_stream shmemx_ulonglong_max_reduce_on_stream
-#define nvshmemx_ulonglong_max_reduce_warp shmemx_ulonglong_max_reduce_warp
-#define nvshmemx_ulonglong_max_reducescatter shmemx_ulonglong_max_reducescatter
-#define nvshmem_ulonglong_max_reducescatter shmemx_ulonglong_max_reducescatter
-#define nvshmemx_ulonglong_max_reducescatter_block shmemx_ulonglong_max_reducescatter_block
-#define nvshmemx_ulonglong_max_reducescatter_on_stream shmemx_ulonglong_max_reducescatter_on_stream
-#define nvshmemx_ulonglong_max_reducescatter_warp shmemx_ulonglong_max_reducescatter_warp
-#define nvshmemx_ulonglong_min_reduce_block shmemx_ulonglong_min_reduce_block
-#define nvshmemx_ulonglong_min_reduce_on_stream shmemx_ulonglong_min_reduce_on_stream
-#define nvshmemx_ulonglong_min_reduce_warp shmemx_ulonglong_min_reduce_warp
-#define nvshmemx_ulonglong_min_reducescatter shmemx_ulonglong_min_reducescatter
-#define nvshmem_ulonglong_min_reducescatter shmemx_ulonglong_min_reducescatter
-#define nvshmemx_ulonglong_min_reducescatter_block shmemx_ulonglong_min_reducescatter_block
-#define nvshmemx_ulonglong_min_reducescatter_on_stream shmemx_ulonglong_min_reducescatter_on_stream
-#define nvshmemx_ulonglong_min_reducescatter_warp shmemx_ulonglong_min_reducescatter_warp
-#define nvshmemx_ulonglong_or_reduce_block shmemx_ulonglong_or_reduce_block
-#define nvshmemx_ulonglong_or_reduce_on_stream shmemx_ulonglong_or_reduce_on_stream
-#define nvshmemx_ulonglong_or_reduce_warp shmemx_ulonglong_or_reduce_warp
-#define nvshmemx_ulonglong_or_reducescatter shmemx_ulonglong_or_reducescatter
-#define nvshmem_ulonglong_or_reducescatter shmemx_ulonglong_or_reducescatter
-#define nvshmemx_ulonglong_or_reducescatter_block shmemx_ulonglong_or_reducescatter_block
-#define nvshmemx_ulonglong_or_reducescatter_on_stream shmemx_ulonglong_or_reducescatter_on_stream
-#define nvshmemx_ulonglong_or_reducescatter_warp shmemx_ulonglong_or_reducescatter_warp
+#define nvshmemx_ulonglong_max_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_max_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_max_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_max_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_max_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_max_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_min_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_min_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_min_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_min_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_min_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_min_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_or_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_or_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_or_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_or_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_or_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_or_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulonglong_p_on_stream shmemx_ulonglong_p_on_stream
-#define nvshmemx_ulonglong_prod_reduce_block shmemx_ulonglong_prod_reduce_block
-#define nvshmemx_ulonglong_prod_reduce_on_stream shmemx_ulonglong_prod_reduce_on_stream
-#define nvshmemx_ulonglong_prod_reduce_warp shmemx_ulonglong_prod_reduce_warp
-#define nvshmemx_ulonglong_prod_reducescatter shmemx_ulonglong_prod_reducescatter
-#define nvshmem_ulonglong_prod_reducescatter shmemx_ulonglong_prod_reducescatter
-#define nvshmemx_ulonglong_prod_reducescatter_block shmemx_ulonglong_prod_reducescatter_block
-#define nvshmemx_ulonglong_prod_reducescatter_on_stream shmemx_ulonglong_prod_reducescatter_on_stream
-#define nvshmemx_ulonglong_prod_reducescatter_warp shmemx_ulonglong_prod_reducescatter_warp
+#define nvshmemx_ulonglong_prod_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_prod_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_prod_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_prod_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_prod_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulonglong_put_block shmemx_ulonglong_put_block
 #define nvshmemx_ulonglong_put_nbi_block shmemx_ulonglong_put_nbi_block
 #define nvshmemx_ulonglong_put_nbi_on_stream shmemx_ulonglong_put_nbi_on_stream
@@ -3783,44 +3782,44 @@
 #define nvshmemx_ulonglong_put_signal_on_stream shmemx_ulonglong_put_signal_on_stream
 #define nvshmemx_ulonglong_put_signal_warp shmemx_ulonglong_put_signal_warp
 #define nvshmemx_ulonglong_put_warp shmemx_ulonglong_put_warp
-#define nvshmemx_ulonglong_sum_reduce_block shmemx_ulonglong_sum_reduce_block
-#define nvshmemx_ulonglong_sum_reduce_on_stream shmemx_ulonglong_sum_reduce_on_stream
-#define nvshmemx_ulonglong_sum_reduce_warp shmemx_ulonglong_sum_reduce_warp
-#define nvshmemx_ulonglong_sum_reducescatter shmemx_ulonglong_sum_reducescatter
-#define nvshmem_ulonglong_sum_reducescatter shmemx_ulonglong_sum_reducescatter
-#define nvshmemx_ulonglong_sum_reducescatter_block shmemx_ulonglong_sum_reducescatter_block
-#define nvshmemx_ulonglong_sum_reducescatter_on_stream shmemx_ulonglong_sum_reducescatter_on_stream
-#define nvshmemx_ulonglong_sum_reducescatter_warp shmemx_ulonglong_sum_reducescatter_warp
+#define nvshmemx_ulonglong_sum_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_sum_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_sum_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_sum_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_sum_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ulonglong_wait_until_all_on_stream shmemx_ulonglong_wait_until_all_on_stream
 #define nvshmemx_ulonglong_wait_until_all_vector_on_stream shmemx_ulonglong_wait_until_all_vector_on_stream
 #define nvshmemx_ulonglong_wait_until_on_stream shmemx_ulonglong_wait_until_on_stream
-#define nvshmemx_ulonglong_xor_reduce_block shmemx_ulonglong_xor_reduce_block
-#define nvshmemx_ulonglong_xor_reduce_on_stream shmemx_ulonglong_xor_reduce_on_stream
-#define nvshmemx_ulonglong_xor_reduce_warp shmemx_ulonglong_xor_reduce_warp
-#define nvshmemx_ulonglong_xor_reducescatter shmemx_ulonglong_xor_reducescatter
-#define nvshmem_ulonglong_xor_reducescatter shmemx_ulonglong_xor_reducescatter
-#define nvshmemx_ulonglong_xor_reducescatter_block shmemx_ulonglong_xor_reducescatter_block
-#define nvshmemx_ulonglong_xor_reducescatter_on_stream shmemx_ulonglong_xor_reducescatter_on_stream
-#define nvshmemx_ulonglong_xor_reducescatter_warp shmemx_ulonglong_xor_reducescatter_warp
+#define nvshmemx_ulonglong_xor_reduce_block(a0, a1, a2, a3) shmemx_ulonglong_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_xor_reduce_warp(a0, a1, a2, a3) shmemx_ulonglong_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_xor_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ulonglong_xor_reducescatter(a0, a1, a2, a3) shmemx_ulonglong_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_xor_reducescatter_block(a0, a1, a2, a3) shmemx_ulonglong_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ulonglong_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ulonglong_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ulonglong_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_ulonglong_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_uniqueid_args_t shmemx_uniqueid_args_t
 #define nvshmemx_uniqueid_t shmemx_uniqueid_t
-#define nvshmemx_ushort_alltoall_block shmemx_ushort_alltoall_block
-#define nvshmemx_ushort_alltoall_on_stream shmemx_ushort_alltoall_on_stream
-#define nvshmemx_ushort_alltoall_warp shmemx_ushort_alltoall_warp
-#define nvshmemx_ushort_and_reduce_block shmemx_ushort_and_reduce_block
-#define nvshmemx_ushort_and_reduce_on_stream shmemx_ushort_and_reduce_on_stream
-#define nvshmemx_ushort_and_reduce_warp shmemx_ushort_and_reduce_warp
-#define nvshmemx_ushort_and_reducescatter shmemx_ushort_and_reducescatter
-#define nvshmem_ushort_and_reducescatter shmemx_ushort_and_reducescatter
-#define nvshmemx_ushort_and_reducescatter_block shmemx_ushort_and_reducescatter_block
-#define nvshmemx_ushort_and_reducescatter_on_stream shmemx_ushort_and_reducescatter_on_stream
-#define nvshmemx_ushort_and_reducescatter_warp shmemx_ushort_and_reducescatter_warp
-#define nvshmemx_ushort_broadcast_block shmemx_ushort_broadcast_block
-#define nvshmemx_ushort_broadcast_on_stream shmemx_ushort_broadcast_on_stream
-#define nvshmemx_ushort_broadcast_warp shmemx_ushort_broadcast_warp
-#define nvshmemx_ushort_fcollect_block shmemx_ushort_fcollect_block
-#define nvshmemx_ushort_fcollect_on_stream shmemx_ushort_fcollect_on_stream
-#define nvshmemx_ushort_fcollect_warp shmemx_ushort_fcollect_warp
+#define nvshmemx_ushort_alltoall_block(a0, a1, a2, a3) shmemx_ushort_alltoall_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_alltoall_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_alltoall_warp(a0, a1, a2, a3) shmemx_ushort_alltoall_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_and_reduce_block(a0, a1, a2, a3) shmemx_ushort_and_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_and_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_and_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_and_reduce_warp(a0, a1, a2, a3) shmemx_ushort_and_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_and_reducescatter(a0, a1, a2, a3) shmemx_ushort_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_and_reducescatter(a0, a1, a2, a3) shmemx_ushort_and_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_and_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_and_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_and_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_and_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_and_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_and_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_broadcast_block(a0, a1, a2, a3, a4) shmemx_ushort_broadcast_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_broadcast_on_stream(a0, a1, a2, a3, a4, a5) shmemx_ushort_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4, a5)
+#define nvshmemx_ushort_broadcast_warp(a0, a1, a2, a3, a4) shmemx_ushort_broadcast_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_fcollect_block(a0, a1, a2, a3) shmemx_ushort_fcollect_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_fcollect_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_fcollect_warp(a0, a1, a2, a3) shmemx_ushort_fcollect_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ushort_g_on_stream shmemx_ushort_g_on_stream
 #define nvshmemx_ushort_get_block shmemx_ushort_get_block
 #define nvshmemx_ushort_get_nbi_block shmemx_ushort_get_nbi_block
@@ -3834,39 +3833,39 @@
 #define nvshmemx_ushort_iput_block shmemx_ushort_iput_block
 #define nvshmemx_ushort_iput_on_stream shmemx_ushort_iput_on_stream
 #define nvshmemx_ushort_iput_warp shmemx_ushort_iput_warp
-#define nvshmemx_ushort_max_reduce_block shmemx_ushort_max_reduce_block
-#define nvshmemx_ushort_max_reduce_on_stream shmemx_ushort_max_reduce_on_stream
-#define nvshmemx_ushort_max_reduce_warp shmemx_ushort_max_reduce_warp
-#define nvshmemx_ushort_max_reducescatter shmemx_ushort_max_reducescatter
-#define nvshmem_ushort_max_reducescatter shmemx_ushort_max_reducescatter
-#define nvshmemx_ushort_max_reducescatter_block shmemx_ushort_max_reducescatter_block
-#define nvshmemx_ushort_max_reducescatter_on_stream shmemx_ushort_max_reducescatter_on_stream
-#define nvshmemx_ushort_max_reducescatter_warp shmemx_ushort_max_reducescatter_warp
-#define nvshmemx_ushort_min_reduce_block shmemx_ushort_min_reduce_block
-#define nvshmemx_ushort_min_reduce_on_stream shmemx_ushort_min_reduce_on_stream
-#define nvshmemx_ushort_min_reduce_warp shmemx_ushort_min_reduce_warp
-#define nvshmemx_ushort_min_reducescatter shmemx_ushort_min_reducescatter
-#define nvshmem_ushort_min_reducescatter shmemx_ushort_min_reducescatter
-#define nvshmemx_ushort_min_reducescatter_block shmemx_ushort_min_reducescatter_block
-#define nvshmemx_ushort_min_reducescatter_on_stream shmemx_ushort_min_reducescatter_on_stream
-#define nvshmemx_ushort_min_reducescatter_warp shmemx_ushort_min_reducescatter_warp
-#define nvshmemx_ushort_or_reduce_block shmemx_ushort_or_reduce_block
-#define nvshmemx_ushort_or_reduce_on_stream shmemx_ushort_or_reduce_on_stream
-#define nvshmemx_ushort_or_reduce_warp shmemx_ushort_or_reduce_warp
-#define nvshmemx_ushort_or_reducescatter shmemx_ushort_or_reducescatter
-#define nvshmem_ushort_or_reducescatter shmemx_ushort_or_reducescatter
-#define nvshmemx_ushort_or_reducescatter_block shmemx_ushort_or_reducescatter_block
-#define nvshmemx_ushort_or_reducescatter_on_stream shmemx_ushort_or_reducescatter_on_stream
-#define nvshmemx_ushort_or_reducescatter_warp shmemx_ushort_or_reducescatter_warp
+#define nvshmemx_ushort_max_reduce_block(a0, a1, a2, a3) shmemx_ushort_max_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_max_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_max_reduce_warp(a0, a1, a2, a3) shmemx_ushort_max_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_max_reducescatter(a0, a1, a2, a3) shmemx_ushort_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_max_reducescatter(a0, a1, a2, a3) shmemx_ushort_max_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_max_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_max_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_max_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_max_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_max_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_min_reduce_block(a0, a1, a2, a3) shmemx_ushort_min_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_min_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_min_reduce_warp(a0, a1, a2, a3) shmemx_ushort_min_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_min_reducescatter(a0, a1, a2, a3) shmemx_ushort_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_min_reducescatter(a0, a1, a2, a3) shmemx_ushort_min_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_min_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_min_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_min_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_min_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_min_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_or_reduce_block(a0, a1, a2, a3) shmemx_ushort_or_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_or_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_or_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_or_reduce_warp(a0, a1, a2, a3) shmemx_ushort_or_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_or_reducescatter(a0, a1, a2, a3) shmemx_ushort_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_or_reducescatter(a0, a1, a2, a3) shmemx_ushort_or_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_or_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_or_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_or_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_or_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_or_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_or_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ushort_p_on_stream shmemx_ushort_p_on_stream
-#define nvshmemx_ushort_prod_reduce_block shmemx_ushort_prod_reduce_block
-#define nvshmemx_ushort_prod_reduce_on_stream shmemx_ushort_prod_reduce_on_stream
-#define nvshmemx_ushort_prod_reduce_warp shmemx_ushort_prod_reduce_warp
-#define nvshmemx_ushort_prod_reducescatter shmemx_ushort_prod_reducescatter
-#define nvshmem_ushort_prod_reducescatter shmemx_ushort_prod_reducescatter
-#define nvshmemx_ushort_prod_reducescatter_block shmemx_ushort_prod_reducescatter_block
-#define nvshmemx_ushort_prod_reducescatter_on_stream shmemx_ushort_prod_reducescatter_on_stream
-#define nvshmemx_ushort_prod_reducescatter_warp shmemx_ushort_prod_reducescatter_warp
+#define nvshmemx_ushort_prod_reduce_block(a0, a1, a2, a3) shmemx_ushort_prod_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_prod_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_prod_reduce_warp(a0, a1, a2, a3) shmemx_ushort_prod_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_prod_reducescatter(a0, a1, a2, a3) shmemx_ushort_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_prod_reducescatter(a0, a1, a2, a3) shmemx_ushort_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_prod_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_prod_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_prod_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_prod_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_prod_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ushort_put_block shmemx_ushort_put_block
 #define nvshmemx_ushort_put_nbi_block shmemx_ushort_put_nbi_block
 #define nvshmemx_ushort_put_nbi_on_stream shmemx_ushort_put_nbi_on_stream
@@ -3879,23 +3878,23 @@
 #define nvshmemx_ushort_put_signal_on_stream shmemx_ushort_put_signal_on_stream
 #define nvshmemx_ushort_put_signal_warp shmemx_ushort_put_signal_warp
 #define nvshmemx_ushort_put_warp shmemx_ushort_put_warp
-#define nvshmemx_ushort_sum_reduce_block shmemx_ushort_sum_reduce_block
-#define nvshmemx_ushort_sum_reduce_on_stream shmemx_ushort_sum_reduce_on_stream
-#define nvshmemx_ushort_sum_reduce_warp shmemx_ushort_sum_reduce_warp
-#define nvshmemx_ushort_sum_reducescatter shmemx_ushort_sum_reducescatter
-#define nvshmem_ushort_sum_reducescatter shmemx_ushort_sum_reducescatter
-#define nvshmemx_ushort_sum_reducescatter_block shmemx_ushort_sum_reducescatter_block
-#define nvshmemx_ushort_sum_reducescatter_on_stream shmemx_ushort_sum_reducescatter_on_stream
-#define nvshmemx_ushort_sum_reducescatter_warp shmemx_ushort_sum_reducescatter_warp
+#define nvshmemx_ushort_sum_reduce_block(a0, a1, a2, a3) shmemx_ushort_sum_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_sum_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_sum_reduce_warp(a0, a1, a2, a3) shmemx_ushort_sum_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_sum_reducescatter(a0, a1, a2, a3) shmemx_ushort_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_sum_reducescatter(a0, a1, a2, a3) shmemx_ushort_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_sum_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_sum_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_sum_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_sum_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_sum_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmemx_ushort_wait_until_all_on_stream shmemx_ushort_wait_until_all_on_stream
 #define nvshmemx_ushort_wait_until_all_vector_on_stream shmemx_ushort_wait_until_all_vector_on_stream
 #define nvshmemx_ushort_wait_until_on_stream shmemx_ushort_wait_until_on_stream
-#define nvshmemx_ushort_xor_reduce_block shmemx_ushort_xor_reduce_block
-#define nvshmemx_ushort_xor_reduce_on_stream shmemx_ushort_xor_reduce_on_stream
-#define nvshmemx_ushort_xor_reduce_warp shmemx_ushort_xor_reduce_warp
-#define nvshmemx_ushort_xor_reducescatter shmemx_ushort_xor_reducescatter
-#define nvshmem_ushort_xor_reducescatter shmemx_ushort_xor_reducescatter
-#define nvshmemx_ushort_xor_reducescatter_block shmemx_ushort_xor_reducescatter_block
-#define nvshmemx_ushort_xor_reducescatter_on_stream shmemx_ushort_xor_reducescatter_on_stream
-#define nvshmemx_ushort_xor_reducescatter_warp shmemx_ushort_xor_reducescatter_warp
+#define nvshmemx_ushort_xor_reduce_block(a0, a1, a2, a3) shmemx_ushort_xor_reduce_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_xor_reduce_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_xor_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_xor_reduce_warp(a0, a1, a2, a3) shmemx_ushort_xor_reduce_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_xor_reducescatter(a0, a1, a2, a3) shmemx_ushort_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_ushort_xor_reducescatter(a0, a1, a2, a3) shmemx_ushort_xor_reducescatter(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_xor_reducescatter_block(a0, a1, a2, a3) shmemx_ushort_xor_reducescatter_block(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmemx_ushort_xor_reducescatter_on_stream(a0, a1, a2, a3, a4) shmemx_ushort_xor_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3, a4)
+#define nvshmemx_ushort_xor_reducescatter_warp(a0, a1, a2, a3) shmemx_ushort_xor_reducescatter_warp(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #endif

@@ -154,19 +154,20 @@ namespace nvshmemx {
 #define SYMM_TILE_REDUCE(OP, SUFFIX, S)                                                          \
     template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
               nvshmemx::tile_coll_algo_t algo>                                                  \
-    __device__ inline int tile_##OP##_allreduce##SUFFIX(shmem_team_t team, src_tensor_t src,    \
+    __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src,    \
                                                         dst_tensor_t dst, tuple_t start_coord,  \
                                                         tuple_t boundary, uint64_t flag)        \
     {                                                                                           \
         (void)flag;                                                                             \
-        symm_tile_reduce<S, SYMM_DEV_OP_##OP>("tile_" #OP "_allreduce" #SUFFIX, team, src, dst, \
+        symm_tile_reduce<S, SYMM_DEV_OP_##OP>("tile_" #OP "_allreduce" #SUFFIX,                \
+                                              SHMEMX_TEAM_OF_INDEX(team), src, dst,             \
                                               start_coord, boundary, -1);                       \
         return 0;                                                                               \
     }                                                                                           \
     /* With a root argument, which an allreduce does not use: every member gets the result. */  \
     template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
               nvshmemx::tile_coll_algo_t algo>                                                  \
-    __device__ inline int tile_##OP##_allreduce##SUFFIX(shmem_team_t team, src_tensor_t src,    \
+    __device__ inline int tile_##OP##_allreduce##SUFFIX(nvshmem_team_t team, src_tensor_t src,    \
                                                         dst_tensor_t dst, tuple_t start_coord,  \
                                                         tuple_t boundary, int root,             \
                                                         uint64_t flag)                          \
@@ -177,7 +178,7 @@ namespace nvshmemx {
     }                                                                                           \
     template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
               nvshmemx::tile_coll_algo_t algo>                                                  \
-    __device__ inline int tile_##OP##_reduce##SUFFIX(shmem_team_t team, src_tensor_t src,       \
+    __device__ inline int tile_##OP##_reduce##SUFFIX(nvshmem_team_t team, src_tensor_t src,       \
                                                      dst_tensor_t dst, tuple_t start_coord,     \
                                                      tuple_t boundary, int root, uint64_t flag) \
     {                                                                                           \
@@ -185,7 +186,8 @@ namespace nvshmemx {
         if (root < 0)                                                                           \
             symm_dev_fail(SYMM_DEV_ERR_ARG, "tile_" #OP "_reduce" #SUFFIX, symm_dev_c.my_pe,     \
                           src.data(), (size_t)root);                                            \
-        symm_tile_reduce<S, SYMM_DEV_OP_##OP>("tile_" #OP "_reduce" #SUFFIX, team, src, dst,    \
+        symm_tile_reduce<S, SYMM_DEV_OP_##OP>("tile_" #OP "_reduce" #SUFFIX,                   \
+                                              SHMEMX_TEAM_OF_INDEX(team), src, dst,             \
                                               start_coord, boundary, root);                     \
         return 0;                                                                               \
     }
@@ -196,20 +198,21 @@ namespace nvshmemx {
     SYMM_TILE_REDUCE(min, SUFFIX, S)                                                            \
     template <typename src_tensor_t, typename dst_tensor_t, typename tuple_t,                   \
               nvshmemx::tile_coll_algo_t algo>                                                  \
-    __device__ inline int tile_allgather##SUFFIX(shmem_team_t team, src_tensor_t src,           \
+    __device__ inline int tile_allgather##SUFFIX(nvshmem_team_t team, src_tensor_t src,           \
                                                  dst_tensor_t dst, tuple_t start_coord,         \
                                                  tuple_t boundary, uint64_t flag)               \
     {                                                                                           \
         (void)flag;                                                                             \
-        symm_tile_allgather<S>("tile_allgather" #SUFFIX, team, src, dst, start_coord,           \
+        symm_tile_allgather<S>("tile_allgather" #SUFFIX, SHMEMX_TEAM_OF_INDEX(team), src, dst,  \
+                               start_coord,                                                     \
                                boundary);                                                       \
         return 0;                                                                               \
     }                                                                                           \
     template <nvshmemx::tile_coll_algo_t algo>                                                  \
-    __device__ inline int tile_collective_wait##SUFFIX(shmem_team_t team, uint64_t flag)        \
+    __device__ inline int tile_collective_wait##SUFFIX(nvshmem_team_t team, uint64_t flag)        \
     {                                                                                           \
         (void)flag;                                                                             \
-        symm_tile_wait<S, algo>("tile_collective_wait" #SUFFIX, team);                          \
+        symm_tile_wait<S, algo>("tile_collective_wait" #SUFFIX, SHMEMX_TEAM_OF_INDEX(team));    \
         return 0;                                                                               \
     }
 

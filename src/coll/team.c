@@ -133,6 +133,7 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
     if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->num_contexts = config->num_contexts;
     symm_g.slots_used |= 1ULL << slot;
+    symm_g.slot_team[slot] = t;
     t->bar_epoch = t->coll_epoch = base;
     /* Parts pushed into the slot for its earlier teams were all taken. */
     t->landed = atomic_load_explicit(&symm_internal(symm_g.my_pe)->slot[slot].landed.v,
@@ -362,6 +363,7 @@ SYMM_EXPORT void shmem_team_destroy(shmem_team_t team)
     symm_team_barrier(t);
     symm_gpu_team_remove(t);
     symm_g.slots_used &= ~(1ULL << t->slot);
+    symm_g.slot_team[t->slot] = NULL;
     t->magic = SYMM_TEAM_DEAD;
 }
 

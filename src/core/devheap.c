@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "core/devheap.h"
+#include <shmemx.h>
 
 symm_devheap_t symm_devheap_g;
 
@@ -241,16 +242,41 @@ static void slot_reset(const char *call, int slot)
     SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
 }
 
-void symm_gpu_team_add(const symm_team_t *t)
+/* A team is in the table twice: by its handle, and by SHMEMX_TEAM_OF_INDEX of its index (the
+ * handle NVSHMEM's names pass). */
+static unsigned long long index_handle(const symm_team_t *t)
 {
-    const char *call = "shmem_team_split";
-    const unsigned long long h = (unsigned long long)(uintptr_t)t;
+    return (unsigned long long)(uintptr_t)SHMEMX_TEAM_OF_INDEX(shmemx_team_index((shmem_team_t)t));
+}
+
+static void table_put(unsigned long long h, const symm_team_t *t)
+{
     unsigned i = SYMM_DEV_TEAM_HASH(h);
 
     while (dev_teams[i].handle > 1)
         i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1);
     dev_teams[i] = (symm_dev_team_t){.handle = h, .slot = t->slot, .start = t->start,
                                      .stride = t->stride, .size = t->size, .me = t->me};
+}
+
+static void table_drop(unsigned long long h)
+{
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && dev_teams[i].handle != 0;
+         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1))
+        if (dev_teams[i].handle == h) {
+            dev_teams[i].handle = 1;
+            return;
+        }
+}
+
+void symm_gpu_team_add(const symm_team_t *t)
+{
+    const char *call = "shmem_team_split";
+
+    table_put((unsigned long long)(uintptr_t)t, t);
+    table_put(index_handle(t), t);
     if (!symm_cuda_g.started)
         return;
     symm_cuda_bind(call);
@@ -260,19 +286,11 @@ void symm_gpu_team_add(const symm_team_t *t)
 
 void symm_gpu_team_remove(const symm_team_t *t)
 {
-    const unsigned long long h = (unsigned long long)(uintptr_t)t;
-    unsigned i = SYMM_DEV_TEAM_HASH(h);
-
-    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && dev_teams[i].handle != 0;
-         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1)) {
-        if (dev_teams[i].handle == h) {
-            dev_teams[i].handle = 1;
-            if (symm_cuda_g.started) {
-                symm_cuda_bind("shmem_team_destroy");
-                teams_upload("shmem_team_destroy");
-            }
-            return;
-        }
+    table_drop((unsigned long long)(uintptr_t)t);
+    table_drop(index_handle(t));
+    if (symm_cuda_g.started) {
+        symm_cuda_bind("shmem_team_destroy");
+        teams_upload("shmem_team_destroy");
     }
 }
 

@@ -280,6 +280,7 @@ typedef struct symm_state {
     size_t data_stride;
 
     uint64_t slots_used;       /* team slots this PE has in use */
+    symm_team_t *slot_team[SYMM_TEAM_SLOTS]; /* the live team of each slot in use */
     uint32_t epoch_hwm;        /* highest barrier or collective epoch this PE has used */
     uint32_t team_uids;        /* team unique ids this PE has made */
     int gpu_queued;            /* host copies to device heaps wait for the next quiet */

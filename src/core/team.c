@@ -68,11 +68,48 @@ void symm_team_init(void)
     symm_team_set(&symm_team_shared, first, 1, symm_g.win_n, symm_g.my_pe - first, 1,
                   "SHMEM_TEAM_SHARED");
     symm_g.slots_used = 3;
+    symm_g.slot_team[0] = &symm_team_world;
+    symm_g.slot_team[1] = &symm_team_shared;
+}
+
+/* Teams by index (shmemx.h, NVSHMEM's numbering): the predefined teams 0 to 5, then slot
+ * s >= 2 is index s + INDEX_SPLIT. */
+#define INDEX_PREDEFINED 6
+#define INDEX_SPLIT (INDEX_PREDEFINED - 2)
+
+static shmem_team_t team_of_index(int index, const char *call)
+{
+    static const char *const absent[] = {"NVSHMEMX_TEAM_SAME_MYPE_NODE", "NVSHMEMI_TEAM_SAME_GPU",
+                                         "NVSHMEMI_TEAM_GPU_LEADERS"};
+
+    if (index == 0)
+        return &symm_team_world;
+    if (index == 1 || index == 2)
+        return &symm_team_shared;
+    if (index < INDEX_PREDEFINED)
+        symm_fatal("%s(team=%d): NVSHMEM's team %s is not one of symm's", call, index,
+                   absent[index - 3]);
+    if (index - INDEX_SPLIT >= SYMM_TEAM_SLOTS || !symm_g.slot_team[index - INDEX_SPLIT])
+        symm_fatal("%s(team=%d): not a team of this PE (a split team's index, or one destroyed)",
+                   call, index);
+    return symm_g.slot_team[index - INDEX_SPLIT];
+}
+
+SYMM_EXPORT int shmemx_team_index(shmem_team_t team)
+{
+    symm_team_t *t;
+
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    t = symm_team_get(team, "shmemx_team_index");
+    return t->slot < 2 ? t->slot : t->slot + INDEX_SPLIT;
 }
 
 symm_team_t *symm_team_get(shmem_team_t team, const char *call)
 {
     symm_check_init(call);
+    if ((uintptr_t)team - 1 < INDEX_SPLIT + SYMM_TEAM_SLOTS) /* SHMEMX_TEAM_OF_INDEX */
+        team = team_of_index((int)((uintptr_t)team - 1), call);
     if (team == SHMEM_TEAM_INVALID)
         symm_fatal("%s(team=SHMEM_TEAM_INVALID): not a valid team", call);
     if (team->magic != SYMM_TEAM_LIVE)

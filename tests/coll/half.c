@@ -41,17 +41,17 @@ static int is_nan(uint16_t w, int bf16)
     return bf16 ? (w & 0x7f80) == 0x7f80 && (w & 0x7f) : (w & 0x7c00) == 0x7c00 && (w & 0x3ff);
 }
 
-typedef int (*red_fn)(shmem_team_t, void *, const void *, size_t);
+typedef int (*red_fn)(nvshmem_team_t, void *, const void *, size_t);
 
 static uint16_t *src, *dst; /* symmetric, WORDS * npes words and WORDS words */
 
 /* The shells take CUDA's types in nvshmem.h; here those are the 16-bit structs. */
 #define SHELL(NAME, OP)                                                                          \
-    static int NAME##_##OP(shmem_team_t t, void *d, const void *s, size_t n)                   \
+    static int NAME##_##OP(nvshmem_team_t t, void *d, const void *s, size_t n)                 \
     {                                                                                           \
         return nvshmem_##NAME##_##OP##_reduce(t, d, s, n);                                      \
     }                                                                                           \
-    static int NAME##_##OP##_rs(shmem_team_t t, void *d, const void *s, size_t n)              \
+    static int NAME##_##OP##_rs(nvshmem_team_t t, void *d, const void *s, size_t n)            \
     {                                                                                           \
         return nvshmem_##NAME##_##OP##_reducescatter(t, d, s, n);                               \
     }
@@ -98,7 +98,7 @@ static void rscatter(const fmt_t *f, int op, int n, int me)
         else if (op == PROD)
             want *= (p + me) % 2 ? 2 : 1;
     w = word_of(want, f->bf16);
-    EXPECT(f->rs[op](SHMEM_TEAM_WORLD, dst, src, blk) == 0, "%s_%s_reducescatter", f->name,
+    EXPECT(f->rs[op](NVSHMEM_TEAM_WORLD, dst, src, blk) == 0, "%s_%s_reducescatter", f->name,
            op_names[op]);
     for (size_t k = 0; k < blk; k++)
         if (dst[k] != w) {
@@ -116,7 +116,7 @@ static void every_word(const fmt_t *f, red_fn fn, const char *what)
 
     for (size_t k = 0; k < WORDS; k++)
         src[k] = (uint16_t)k;
-    EXPECT(fn(SHMEM_TEAM_WORLD, dst, src, WORDS) == 0, "%s_%s returned non-zero", f->name, what);
+    EXPECT(fn(NVSHMEM_TEAM_WORLD, dst, src, WORDS) == 0, "%s_%s returned non-zero", f->name, what);
     for (size_t k = 0; k < WORDS; k++)
         if (is_nan((uint16_t)k, f->bf16) ? !is_nan(dst[k], f->bf16) : dst[k] != k)
             if (!bad++)
@@ -133,7 +133,7 @@ static void all_same(const fmt_t *f, red_fn fn, const char *what, double (*value
 
     for (size_t k = 0; k < n; k++)
         src[k] = word_of(value(shmem_my_pe()), f->bf16);
-    EXPECT(fn(SHMEM_TEAM_WORLD, dst, src, n) == 0, "%s %s returned non-zero", f->name, what);
+    EXPECT(fn(NVSHMEM_TEAM_WORLD, dst, src, n) == 0, "%s %s returned non-zero", f->name, what);
     for (size_t k = 0; k < n; k++)
         if (dst[k] != want) {
             EXPECT(0, "%s %s [%zu]: %#x, expected %#x", f->name, what, k, dst[k], want);

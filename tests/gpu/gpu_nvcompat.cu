@@ -216,7 +216,7 @@ template <typename T> static T rs_want_bits(int op, size_t i)
 
 template <typename T>
 static void rs_case(const char *what, int op, int host, int bits,
-                    int (*fn)(shmem_team_t, T *, const T *, size_t, cudaStream_t))
+                    int (*fn)(nvshmem_team_t, T *, const T *, size_t, cudaStream_t))
 {
     const size_t all = (size_t)N * npes;
     T *src = (T *)nvshmem_malloc(all * sizeof(T)), *dst = (T *)nvshmem_malloc(N * sizeof(T));
@@ -245,11 +245,11 @@ static void rs_case(const char *what, int op, int host, int bits,
 #define RS_OP(NAME, T, OP, CODE, BITS)                                                           \
     {                                                                                           \
         struct on_stream {                                                                      \
-            static int f(shmem_team_t t, T *d, const T *s, size_t n, cudaStream_t q)            \
+            static int f(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t q)          \
             {                                                                                   \
                 return nvshmemx_##NAME##_##OP##_reducescatter_on_stream(t, d, s, n, q);         \
             }                                                                                   \
-            static int h(shmem_team_t t, T *d, const T *s, size_t n, cudaStream_t)              \
+            static int h(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t)            \
             {                                                                                   \
                 return nvshmem_##NAME##_##OP##_reducescatter(t, d, s, n);                       \
             }                                                                                   \
@@ -630,7 +630,7 @@ template <int SCOPE> static __device__ bool in_group(void)
 
 /* OP 0 sum, 1 max, 2 min; root >= 0: reduce (sum or min) to root. */
 template <int SCOPE, int OP, nvshmemx::tile_coll_algo_t A, typename Tile, typename Coord>
-__global__ void tile_reduce_kernel(shmem_team_t team, Tile src, Tile dst, Coord start,
+__global__ void tile_reduce_kernel(nvshmem_team_t team, Tile src, Tile dst, Coord start,
                                    Coord bound, int root)
 {
     if (!in_group<SCOPE>())
@@ -659,7 +659,7 @@ __global__ void tile_reduce_kernel(shmem_team_t team, Tile src, Tile dst, Coord 
 }
 
 template <int SCOPE, typename Tile>
-__global__ void tile_gather_kernel(shmem_team_t team, Tile src, Tile dst)
+__global__ void tile_gather_kernel(nvshmem_team_t team, Tile src, Tile dst)
 {
     const nvshmemx::tile_coll_algo_t A = nvshmemx::NVLS_ONE_SHOT_PUSH_NBI;
     no_coord none;
@@ -793,6 +793,23 @@ template <typename T, int SCOPE, bool DIM0> static void tile_case(const char *tn
 }
 
 /* ---- realloc, teams, versions, the module ------------------------------------------------- */
+/* A split team and a zero-initialised one (the world) as kernel arguments: queries, a barrier
+ * and a reduction on the split team. */
+__global__ void int_teams(nvshmem_team_t team, int *out)
+{
+    nvshmem_team_t world = 0;
+
+    if (threadIdx.x == 0) {
+        out[0] = nvshmem_team_my_pe(team);
+        out[1] = nvshmem_team_n_pes(team);
+        out[2] = nvshmem_team_my_pe(world);
+        out[3] = nvshmem_team_n_pes(world);
+        nvshmem_barrier(team);
+    }
+    __syncwarp();
+    nvshmemx_int_sum_reduce_warp(team, out + 1, out + 1, 0);
+}
+
 static void heap_and_teams(void)
 {
     int *a = (int *)nvshmem_malloc(N * sizeof(int)), *b, h[2 * N];
@@ -823,6 +840,26 @@ static void heap_and_teams(void)
     EXPECT(got.num_contexts == 2 && got.version == (2 << 16) + 64 &&
                got.uniqueid == NVSHMEM_TEAM_UNIQUID_INITIALIZER,
            "team_get_config: num_contexts %d, version %#x", got.num_contexts, got.version);
+    /* Teams are NVSHMEM's integers: a zero-initialised one is the world, a split team's index
+     * is past the predefined ones, and a kernel takes either as an int. */
+    nvshmem_team_t zero;
+    memset(&zero, 0, sizeof(zero));
+    EXPECT(sizeof(nvshmem_team_t) == 4 && zero == NVSHMEM_TEAM_WORLD &&
+               nvshmem_team_n_pes(zero) == npes && nvshmem_team_my_pe(zero) == me &&
+               team >= NVSHMEM_TEAMS_MIN && NVSHMEM_TEAM_INVALID == -1 &&
+               nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID) == -1,
+           "integer teams: zero %d, split %d", (int)zero, (int)team);
+    EXPECT(nvshmem_team_translate_pe(team, me, NVSHMEM_TEAM_WORLD) == me &&
+               nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE) == nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED),
+           "integer teams: translate, node");
+    int *got_dev = (int *)nvshmem_calloc(4, sizeof(int)), got_host[4];
+    int_teams<<<1, 32, 0, st>>>(team, got_dev);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(cudaMemcpy(got_host, got_dev, sizeof(got_host), cudaMemcpyDeviceToHost));
+    EXPECT(got_host[0] == me && got_host[1] == npes && got_host[2] == me && got_host[3] == npes,
+           "integer teams in a kernel: split %d of %d, world %d of %d", got_host[0], got_host[1],
+           got_host[2], got_host[3]);
+    nvshmem_free(got_dev);
     nvshmem_team_destroy(team);
 
     /* A team from a unique id that PE 0 makes and every PE reads from it. */

@@ -69,36 +69,36 @@ SYMM_NV_FN void nvshmem_half_put_signal_nbi(half *dest, const half *source, size
     shmem_put16_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);
 }
 /* shmem_uint16_broadcast on elements of half. */
-SYMM_NV_HOST int nvshmem_half_broadcast(shmem_team_t team, half *dest, const half *source,
+SYMM_NV_HOST int nvshmem_half_broadcast(nvshmem_team_t team, half *dest, const half *source,
                                         size_t nelems, int PE_root)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_broadcast(team, d, s, nelems, PE_root);
+    return shmem_uint16_broadcast(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, PE_root);
 }
 /* shmem_uint16_fcollect on elements of half. */
-SYMM_NV_HOST int nvshmem_half_fcollect(shmem_team_t team, half *dest, const half *source,
+SYMM_NV_HOST int nvshmem_half_fcollect(nvshmem_team_t team, half *dest, const half *source,
                                        size_t nelems)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_fcollect(team, d, s, nelems);
+    return shmem_uint16_fcollect(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems);
 }
 /* shmem_uint16_alltoall on elements of half. */
-SYMM_NV_HOST int nvshmem_half_alltoall(shmem_team_t team, half *dest, const half *source,
+SYMM_NV_HOST int nvshmem_half_alltoall(nvshmem_team_t team, half *dest, const half *source,
                                        size_t nelems)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_alltoall(team, d, s, nelems);
+    return shmem_uint16_alltoall(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems);
 }
 /* shmem_uint16_alltoalls on elements of half. */
-SYMM_NV_HOST int nvshmem_half_alltoalls(shmem_team_t team, half *dest, const half *source,
+SYMM_NV_HOST int nvshmem_half_alltoalls(nvshmem_team_t team, half *dest, const half *source,
                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_alltoalls(team, d, s, dst, sst, nelems);
+    return shmem_uint16_alltoalls(SHMEMX_TEAM_OF_INDEX(team), d, s, dst, sst, nelems);
 }
 /* shmemx_put16_on_stream. */
 SYMM_NV_HOST void nvshmemx_half_put_on_stream(half *dest, const half *source, size_t nelems, int pe,
@@ -168,29 +168,31 @@ SYMM_NV_HOST void nvshmemx_half_put_signal_nbi_on_stream(half *dest, const half 
     shmemx_put16_signal_nbi_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);
 }
 /* shmemx_uint16_alltoall_on_stream. */
-SYMM_NV_HOST int nvshmemx_half_alltoall_on_stream(shmem_team_t team, half *dest, const half *source,
-                                                  size_t nelems, struct CUstream_st *stream)
+SYMM_NV_HOST int nvshmemx_half_alltoall_on_stream(nvshmem_team_t team, half *dest,
+                                                  const half *source, size_t nelems,
+                                                  struct CUstream_st *stream)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmemx_uint16_alltoall_on_stream(team, d, s, nelems, stream);
+    return shmemx_uint16_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, stream);
 }
 /* shmemx_uint16_broadcast_on_stream. */
-SYMM_NV_HOST int nvshmemx_half_broadcast_on_stream(shmem_team_t team, half *dest,
+SYMM_NV_HOST int nvshmemx_half_broadcast_on_stream(nvshmem_team_t team, half *dest,
                                                    const half *source, size_t nelems, int PE_root,
                                                    struct CUstream_st *stream)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmemx_uint16_broadcast_on_stream(team, d, s, nelems, PE_root, stream);
+    return shmemx_uint16_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, PE_root, stream);
 }
 /* shmemx_uint16_fcollect_on_stream. */
-SYMM_NV_HOST int nvshmemx_half_fcollect_on_stream(shmem_team_t team, half *dest, const half *source,
-                                                  size_t nelems, struct CUstream_st *stream)
+SYMM_NV_HOST int nvshmemx_half_fcollect_on_stream(nvshmem_team_t team, half *dest,
+                                                  const half *source, size_t nelems,
+                                                  struct CUstream_st *stream)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmemx_uint16_fcollect_on_stream(team, d, s, nelems, stream);
+    return shmemx_uint16_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, stream);
 }
 /* dest on every PE of team: the maximum of source over the team (nvshmem_half_max_reduce). */
 int shmemx_half_max_reduce(shmem_team_t team, half *dest, const half *source, size_t nreduce);
@@ -236,22 +238,22 @@ int shmemx_half_prod_reduce_on_stream(shmem_team_t team, half *dest, const half 
 /* shmemx_half_prod_reducescatter on device-heap buffers, enqueued on stream. */
 int shmemx_half_prod_reducescatter_on_stream(shmem_team_t team, half *dest, const half *source,
                                              size_t nreduce, struct CUstream_st *stream);
-#define nvshmem_half_max_reduce shmemx_half_max_reduce
-#define nvshmem_half_max_reducescatter shmemx_half_max_reducescatter
-#define nvshmemx_half_max_reduce_on_stream shmemx_half_max_reduce_on_stream
-#define nvshmemx_half_max_reducescatter_on_stream shmemx_half_max_reducescatter_on_stream
-#define nvshmem_half_min_reduce shmemx_half_min_reduce
-#define nvshmem_half_min_reducescatter shmemx_half_min_reducescatter
-#define nvshmemx_half_min_reduce_on_stream shmemx_half_min_reduce_on_stream
-#define nvshmemx_half_min_reducescatter_on_stream shmemx_half_min_reducescatter_on_stream
-#define nvshmem_half_sum_reduce shmemx_half_sum_reduce
-#define nvshmem_half_sum_reducescatter shmemx_half_sum_reducescatter
-#define nvshmemx_half_sum_reduce_on_stream shmemx_half_sum_reduce_on_stream
-#define nvshmemx_half_sum_reducescatter_on_stream shmemx_half_sum_reducescatter_on_stream
-#define nvshmem_half_prod_reduce shmemx_half_prod_reduce
-#define nvshmem_half_prod_reducescatter shmemx_half_prod_reducescatter
-#define nvshmemx_half_prod_reduce_on_stream shmemx_half_prod_reduce_on_stream
-#define nvshmemx_half_prod_reducescatter_on_stream shmemx_half_prod_reducescatter_on_stream
+#define nvshmem_half_max_reduce(team, ...) shmemx_half_max_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_max_reducescatter(team, ...) shmemx_half_max_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_max_reduce_on_stream(team, ...) shmemx_half_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_max_reducescatter_on_stream(team, ...) shmemx_half_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_min_reduce(team, ...) shmemx_half_min_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_min_reducescatter(team, ...) shmemx_half_min_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_min_reduce_on_stream(team, ...) shmemx_half_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_min_reducescatter_on_stream(team, ...) shmemx_half_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_sum_reduce(team, ...) shmemx_half_sum_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_sum_reducescatter(team, ...) shmemx_half_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_sum_reduce_on_stream(team, ...) shmemx_half_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_sum_reducescatter_on_stream(team, ...) shmemx_half_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_prod_reduce(team, ...) shmemx_half_prod_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_half_prod_reducescatter(team, ...) shmemx_half_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_prod_reduce_on_stream(team, ...) shmemx_half_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_half_prod_reducescatter_on_stream(team, ...) shmemx_half_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
 
 /* ---- bfloat16 (__nv_bfloat16) ---------------------------------------------------------------- */
 /* shmem_put16 on elements of __nv_bfloat16. */
@@ -317,38 +319,38 @@ SYMM_NV_FN void nvshmem_bfloat16_put_signal_nbi(__nv_bfloat16 *dest, const __nv_
     shmem_put16_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);
 }
 /* shmem_uint16_broadcast on elements of __nv_bfloat16. */
-SYMM_NV_HOST int nvshmem_bfloat16_broadcast(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmem_bfloat16_broadcast(nvshmem_team_t team, __nv_bfloat16 *dest,
                                             const __nv_bfloat16 *source, size_t nelems,
                                             int PE_root)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_broadcast(team, d, s, nelems, PE_root);
+    return shmem_uint16_broadcast(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, PE_root);
 }
 /* shmem_uint16_fcollect on elements of __nv_bfloat16. */
-SYMM_NV_HOST int nvshmem_bfloat16_fcollect(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmem_bfloat16_fcollect(nvshmem_team_t team, __nv_bfloat16 *dest,
                                            const __nv_bfloat16 *source, size_t nelems)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_fcollect(team, d, s, nelems);
+    return shmem_uint16_fcollect(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems);
 }
 /* shmem_uint16_alltoall on elements of __nv_bfloat16. */
-SYMM_NV_HOST int nvshmem_bfloat16_alltoall(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmem_bfloat16_alltoall(nvshmem_team_t team, __nv_bfloat16 *dest,
                                            const __nv_bfloat16 *source, size_t nelems)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_alltoall(team, d, s, nelems);
+    return shmem_uint16_alltoall(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems);
 }
 /* shmem_uint16_alltoalls on elements of __nv_bfloat16. */
-SYMM_NV_HOST int nvshmem_bfloat16_alltoalls(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmem_bfloat16_alltoalls(nvshmem_team_t team, __nv_bfloat16 *dest,
                                             const __nv_bfloat16 *source, ptrdiff_t dst,
                                             ptrdiff_t sst, size_t nelems)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmem_uint16_alltoalls(team, d, s, dst, sst, nelems);
+    return shmem_uint16_alltoalls(SHMEMX_TEAM_OF_INDEX(team), d, s, dst, sst, nelems);
 }
 /* shmemx_put16_on_stream. */
 SYMM_NV_HOST void nvshmemx_bfloat16_put_on_stream(__nv_bfloat16 *dest, const __nv_bfloat16 *source,
@@ -425,31 +427,31 @@ SYMM_NV_HOST void nvshmemx_bfloat16_put_signal_nbi_on_stream(__nv_bfloat16 *dest
     shmemx_put16_signal_nbi_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream);
 }
 /* shmemx_uint16_alltoall_on_stream. */
-SYMM_NV_HOST int nvshmemx_bfloat16_alltoall_on_stream(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmemx_bfloat16_alltoall_on_stream(nvshmem_team_t team, __nv_bfloat16 *dest,
                                                       const __nv_bfloat16 *source, size_t nelems,
                                                       struct CUstream_st *stream)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmemx_uint16_alltoall_on_stream(team, d, s, nelems, stream);
+    return shmemx_uint16_alltoall_on_stream(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, stream);
 }
 /* shmemx_uint16_broadcast_on_stream. */
-SYMM_NV_HOST int nvshmemx_bfloat16_broadcast_on_stream(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmemx_bfloat16_broadcast_on_stream(nvshmem_team_t team, __nv_bfloat16 *dest,
                                                        const __nv_bfloat16 *source, size_t nelems,
                                                        int PE_root, struct CUstream_st *stream)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmemx_uint16_broadcast_on_stream(team, d, s, nelems, PE_root, stream);
+    return shmemx_uint16_broadcast_on_stream(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, PE_root, stream);
 }
 /* shmemx_uint16_fcollect_on_stream. */
-SYMM_NV_HOST int nvshmemx_bfloat16_fcollect_on_stream(shmem_team_t team, __nv_bfloat16 *dest,
+SYMM_NV_HOST int nvshmemx_bfloat16_fcollect_on_stream(nvshmem_team_t team, __nv_bfloat16 *dest,
                                                       const __nv_bfloat16 *source, size_t nelems,
                                                       struct CUstream_st *stream)
 {
     uint16_t *d = (uint16_t *)dest;
     const uint16_t *s = (const uint16_t *)source;
-    return shmemx_uint16_fcollect_on_stream(team, d, s, nelems, stream);
+    return shmemx_uint16_fcollect_on_stream(SHMEMX_TEAM_OF_INDEX(team), d, s, nelems, stream);
 }
 /* dest on every PE of team: the maximum of source over the team (nvshmem_bfloat16_max_reduce). */
 int shmemx_bfloat16_max_reduce(shmem_team_t team, __nv_bfloat16 *dest, const __nv_bfloat16 *source,
@@ -507,21 +509,21 @@ int shmemx_bfloat16_prod_reduce_on_stream(shmem_team_t team, __nv_bfloat16 *dest
 int shmemx_bfloat16_prod_reducescatter_on_stream(shmem_team_t team, __nv_bfloat16 *dest,
                                                  const __nv_bfloat16 *source, size_t nreduce,
                                                  struct CUstream_st *stream);
-#define nvshmem_bfloat16_max_reduce shmemx_bfloat16_max_reduce
-#define nvshmem_bfloat16_max_reducescatter shmemx_bfloat16_max_reducescatter
-#define nvshmemx_bfloat16_max_reduce_on_stream shmemx_bfloat16_max_reduce_on_stream
-#define nvshmemx_bfloat16_max_reducescatter_on_stream shmemx_bfloat16_max_reducescatter_on_stream
-#define nvshmem_bfloat16_min_reduce shmemx_bfloat16_min_reduce
-#define nvshmem_bfloat16_min_reducescatter shmemx_bfloat16_min_reducescatter
-#define nvshmemx_bfloat16_min_reduce_on_stream shmemx_bfloat16_min_reduce_on_stream
-#define nvshmemx_bfloat16_min_reducescatter_on_stream shmemx_bfloat16_min_reducescatter_on_stream
-#define nvshmem_bfloat16_sum_reduce shmemx_bfloat16_sum_reduce
-#define nvshmem_bfloat16_sum_reducescatter shmemx_bfloat16_sum_reducescatter
-#define nvshmemx_bfloat16_sum_reduce_on_stream shmemx_bfloat16_sum_reduce_on_stream
-#define nvshmemx_bfloat16_sum_reducescatter_on_stream shmemx_bfloat16_sum_reducescatter_on_stream
-#define nvshmem_bfloat16_prod_reduce shmemx_bfloat16_prod_reduce
-#define nvshmem_bfloat16_prod_reducescatter shmemx_bfloat16_prod_reducescatter
-#define nvshmemx_bfloat16_prod_reduce_on_stream shmemx_bfloat16_prod_reduce_on_stream
-#define nvshmemx_bfloat16_prod_reducescatter_on_stream shmemx_bfloat16_prod_reducescatter_on_stream
+#define nvshmem_bfloat16_max_reduce(team, ...) shmemx_bfloat16_max_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_max_reducescatter(team, ...) shmemx_bfloat16_max_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_max_reduce_on_stream(team, ...) shmemx_bfloat16_max_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_max_reducescatter_on_stream(team, ...) shmemx_bfloat16_max_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_min_reduce(team, ...) shmemx_bfloat16_min_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_min_reducescatter(team, ...) shmemx_bfloat16_min_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_min_reduce_on_stream(team, ...) shmemx_bfloat16_min_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_min_reducescatter_on_stream(team, ...) shmemx_bfloat16_min_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_sum_reduce(team, ...) shmemx_bfloat16_sum_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_sum_reducescatter(team, ...) shmemx_bfloat16_sum_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_sum_reduce_on_stream(team, ...) shmemx_bfloat16_sum_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_sum_reducescatter_on_stream(team, ...) shmemx_bfloat16_sum_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_prod_reduce(team, ...) shmemx_bfloat16_prod_reduce(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmem_bfloat16_prod_reducescatter(team, ...) shmemx_bfloat16_prod_reducescatter(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_prod_reduce_on_stream(team, ...) shmemx_bfloat16_prod_reduce_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
+#define nvshmemx_bfloat16_prod_reducescatter_on_stream(team, ...) shmemx_bfloat16_prod_reducescatter_on_stream(SHMEMX_TEAM_OF_INDEX(team), __VA_ARGS__)
 
 #endif

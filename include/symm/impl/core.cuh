@@ -246,9 +246,13 @@ SYMM_DEV symm_dev_tv_t symm_dev_world(int slot)
 
 SYMM_DEV symm_dev_tv_t symm_dev_team(const char *call, const void *team)
 {
-    if (team == symm_dev_c.team_world)
+    /* NVSHMEM's integer teams come as SHMEMX_TEAM_OF_INDEX(index): 1 + index. Its predefined
+     * ones are the world (0) and the shared team (1; 2, the node's, is the same in symm); a
+     * split team's is in the table beside its handle. */
+    const uintptr_t index1 = (uintptr_t)team;
+    if (team == symm_dev_c.team_world || index1 == 1)
         return symm_dev_world(0);
-    if (team == symm_dev_c.team_shared) {
+    if (team == symm_dev_c.team_shared || index1 == 2 || index1 == 3) {
         /* This node's PEs: consecutive. */
         symm_dev_tv_t t = {1, symm_dev_c.node_first, 1, symm_dev_c.node_count,
                            symm_dev_c.my_pe - symm_dev_c.node_first};
