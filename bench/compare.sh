@@ -64,9 +64,11 @@ plot=${doc%.md}-nodes.png
 # case|PEs|targets|what is measured. PEs: N on one node, or NnK for N PEs in K virtual nodes.
 # Targets, all of which must hold (none: the row is shown, not judged): osh<=R (symm/OSHMEM at
 # most R; >= for figures where higher is better), self<L or self<=L (symm's own figure),
-# floor:NAME<=R (symm over the floor NAME of this run). A target written or:TARGET is an
-# alternative: met, it stands for all the others (a figure at a floor of the machine, where the
-# ratio asked for lies below that floor).
+# floor:NAME<=R (symm over the floor NAME of this run), flat<=R (symm over symm's own figure with
+# every PE a node of its own, NnN, all over the network: a row of its own in ROWS). A target
+# written or:TARGET is an alternative: met, it stands for all the others (a figure at a floor of
+# the machine, where the ratio asked for lies below that floor; a job of groups that is not
+# slower than the same PEs all over the network).
 ROWS='put8_quiet|2|osh<=0.50|shmem_long_p of 8 B + shmem_quiet, latency
 g8|2|osh<=0.35|shmem_long_g of 8 B, latency
 putmem_4k|2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
@@ -113,14 +115,23 @@ putmem_4k|2n2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
 putmem_1m|2n2|osh>=1.0|shmem_putmem of 1 MiB, bandwidth
 putmem_16m|2n2|osh>=1.0|shmem_putmem of 16 MiB, bandwidth
 barrier_all|4n2|osh<=0.7|shmem_barrier_all, latency
-broadcast_8|4n2|osh<=1.0|broadcast of 8 B from PE 0
-fcollect_8|4n2|osh<=1.0|fcollect of 8 B per PE
-alltoall_8|4n2|osh<=1.0|alltoall of 8 B per PE (8 B per pair at least)
-sum_reduce_8|4n2|osh<=1.0|sum reduction of 8 B of longs
-broadcast_1m|4n2|osh<=1.0|broadcast of 1 MiB from PE 0
-fcollect_1m|4n2|osh<=1.0|fcollect of 1 MiB per PE
-alltoall_1m|4n2|osh<=1.0|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
-sum_reduce_1m|4n2|osh<=1.0|sum reduction of 1 MiB of longs'
+broadcast_8|4n2|osh<=1.0 or:flat<=1.0|broadcast of 8 B from PE 0
+fcollect_8|4n2|osh<=1.0 or:flat<=1.0|fcollect of 8 B per PE
+alltoall_8|4n2|osh<=1.0 or:flat<=1.0|alltoall of 8 B per PE (8 B per pair at least)
+sum_reduce_8|4n2|osh<=1.0 or:flat<=1.0|sum reduction of 8 B of longs
+broadcast_1m|4n2|osh<=1.0 or:flat<=1.0|broadcast of 1 MiB from PE 0
+fcollect_1m|4n2|osh<=1.0 or:flat<=1.0|fcollect of 1 MiB per PE
+alltoall_1m|4n2|osh<=1.0 or:flat<=1.0|alltoall of 1 MiB per PE (1 MiB / PEs per pair)
+sum_reduce_1m|4n2|osh<=1.0 or:flat<=1.0|sum reduction of 1 MiB of longs
+barrier_all|4n4||shmem_barrier_all, latency, every PE a node of its own
+broadcast_8|4n4||broadcast of 8 B from PE 0, every PE a node of its own
+fcollect_8|4n4||fcollect of 8 B per PE, every PE a node of its own
+alltoall_8|4n4||alltoall of 8 B per PE, every PE a node of its own
+sum_reduce_8|4n4||sum reduction of 8 B of longs, every PE a node of its own
+broadcast_1m|4n4||broadcast of 1 MiB from PE 0, every PE a node of its own
+fcollect_1m|4n4||fcollect of 1 MiB per PE, every PE a node of its own
+alltoall_1m|4n4||alltoall of 1 MiB per PE, every PE a node of its own
+sum_reduce_1m|4n4||sum reduction of 1 MiB of longs, every PE a node of its own'
 
 # The configuration whose job also runs bench.c's size sweep, the data of the plot.
 sweep_at=2n2
@@ -512,8 +523,8 @@ table_row() {
             alt=1
             term=${term#or:}
         fi
-        if ! [[ $term =~ ^(osh|self|floor:([a-z0-9_]+))(<=|>=|<|>)([0-9.]+)$ ]]; then
-            say "ROWS: target '$term' of $c is not osh<=R, self<L or floor:NAME<=R"
+        if ! [[ $term =~ ^(osh|self|flat|floor:([a-z0-9_]+))(<=|>=|<|>)([0-9.]+)$ ]]; then
+            say "ROWS: target '$term' of $c is not osh<=R, self<L, flat<=R or floor:NAME<=R"
             exit 1
         fi
         local who=${BASH_REMATCH[1]} fl=${BASH_REMATCH[2]}
@@ -527,6 +538,12 @@ table_row() {
         self)
             q=$s
             if [ "$unit" = x ]; then text="$op ${t}x"; else text="$op $t $unit"; fi
+            ;;
+        flat)
+            f=$(value symm "$c" "$(pes_of "$n")n$(pes_of "$n")")
+            if [ -n "$s" ] && [ -n "$f" ]; then q=$(div "$s" "$f"); fi
+            text="$op ${t}x symm with every PE a node of its own"
+            if [ -n "$q" ]; then text="$text (is $(two "$q")x)"; fi
             ;;
         *)
             f=$(value floor "$fl")
