@@ -91,11 +91,13 @@ if [ "$only_memcheck" != 1 ]; then
     done
     run "gpu_proxy 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
         "$t/gpu_proxy"
+    # Each step's time goes to the log (SYMM_TEST_TRACE): where a slow run stands.
     for prog in gpu_rma gpu_coll gpu_team gpu_scope gpu_nvshmem gpu_demo; do
-        run "$prog 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 "$t/$prog"
+        run "$prog 2 nodes" env $gpu_env SYMM_TEST_TRACE=1 "$symmrun" -n 2 --nodes 2 \
+            --timeout 110 "$t/$prog"
     done
-    run "gpu_nvcompat 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
-        "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
+    run "gpu_nvcompat 2 nodes" env $gpu_env SYMM_TEST_TRACE=1 "$symmrun" -n 2 --nodes 2 \
+        --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
 fi
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
