@@ -3,16 +3,20 @@
 /*
  * Bad calls, each of which must end the job with one line in the house format naming the call
  * and the bad value (tests/gpu/run.sh runs every mode through tests/run_expect_fail.sh).
- * Compiled with SYMM_DEVICE_DEBUG, so device calls check their arguments.
+ * Compiled with SYMM_DEVICE_DEBUG, so device calls check their arguments. The far_ modes run
+ * with the last PE on another node (symmrun --nodes 2): the others wait for it in a kernel's
+ * barrier, through the proxy, while its kernel faults (far_fault) or it dies (far_kill).
  * Usage: gpu_bad MODE
  */
 #include <shmem.h>
 #include <shmemx_gpu.h>
 #include <symm/device.cuh>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 __global__ void bad_p_pe(int *p, int pe)
 {
@@ -22,6 +26,11 @@ __global__ void bad_p_pe(int *p, int pe)
 __global__ void bad_fault(int *p)
 {
     *(volatile int *)((char *)p + ((size_t)1 << 46)) = 1;
+}
+
+__global__ void wait_barrier(void)
+{
+    shmem_barrier_all();
 }
 
 __global__ void bad_team(int *dest, const int *src)
@@ -62,7 +71,11 @@ int main(int argc, char **argv)
     }
     shmem_barrier_all();
     if (shmem_my_pe() != last) {
-        /* The others wait; the job must come down anyway. */
+        /* The others wait (far_: in a kernel, for the last PE); the job must come down anyway. */
+        if (strncmp(mode, "far_", 4) == 0) {
+            wait_barrier<<<1, 1>>>();
+            cudaDeviceSynchronize();
+        }
         shmem_barrier_all();
         shmem_finalize();
         return 0;
@@ -101,6 +114,15 @@ int main(int argc, char **argv)
         cudaError_t e = cudaDeviceSynchronize();
         if (e != cudaSuccess)
             shmemx_gpu_fail("cudaDeviceSynchronize", cudaGetErrorString(e));
+    } else if (strcmp(mode, "far_fault") == 0) {
+        sleep(1); /* the others are in their kernels' barrier by now */
+        bad_fault<<<1, 1>>>(buf);
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess)
+            shmemx_gpu_fail("cudaDeviceSynchronize", cudaGetErrorString(e));
+    } else if (strcmp(mode, "far_kill") == 0) {
+        sleep(1);
+        raise(SIGKILL);
     } else if (strcmp(mode, "kernel_fault_unchecked") == 0) {
         bad_fault<<<1, 1>>>(buf);
         shmemx_barrier_all_on_stream(0);

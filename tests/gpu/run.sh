@@ -24,6 +24,8 @@ ngpus=$(nvidia-smi -L | wc -l)
 symmrun=$build/tools/symmrun
 t=$build/tests/gpu
 expect=tests/run_expect_fail.sh
+# The start of a fatal line: symm: [pe N host pid]
+F='symm: \[pe [0-9]+ [^]]*\] '
 logs=${SYMM_GPU_TEST_LOG:-$(mktemp -d)}
 mkdir -p "$logs"
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
@@ -98,6 +100,14 @@ if [ "$only_memcheck" != 1 ]; then
     done
     run "gpu_nvcompat 2 nodes" env $gpu_env SYMM_TEST_TRACE=1 "$symmrun" -n 2 --nodes 2 \
         --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
+    # A PE of the other node whose kernel faults, or that dies, while PE 0's kernel waits for
+    # it in a barrier: the job ends with the report (the start included, within 20 s).
+    run "bad far_fault 2 nodes" env $gpu_env "$expect" \
+        --regex "${F}cudaDeviceSynchronize: .*illegal memory access" -- \
+        "$symmrun" -n 2 --nodes 2 --timeout 20 "$t/gpu_bad" far_fault
+    run "bad far_kill 2 nodes" env $gpu_env "$expect" \
+        --regex "pe 1 \(pid [0-9]+\) killed by signal 9" -- \
+        "$symmrun" -n 2 --nodes 2 --timeout 20 "$t/gpu_bad" far_kill
 fi
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
@@ -114,7 +124,6 @@ fi
 # Bad calls: MODE|REGEX|ENV (the job: 2 PEs, or 1 where one GPU).
 np=$([ "$ngpus" -ge 2 ] && echo 2 || echo 1)
 last=$((np - 1))
-F='symm: \[pe [0-9]+ [^]]*\] '
 bad_cases=(
     "before_init|${F}shmemx_malloc_device: called before shmem_init|"
     "gpu_off|${F}shmemx_malloc_device: the GPU part is off \(SYMM_GPU=0\)|SYMM_GPU=0"
