@@ -76,15 +76,6 @@ typedef struct launch_shape {
     symm_dev_tv_t tv;      /* the kernel's `tv` argument */
 } launch_shape_t;
 
-/* Whether a member of t is on another node. */
-static int spans(const symm_team_t *t)
-{
-    int last = t->start + (t->size - 1) * t->stride;
-
-    return (unsigned)(t->start - symm_g.win_first) >= (unsigned)symm_g.win_n ||
-           (unsigned)(last - symm_g.win_first) >= (unsigned)symm_g.win_n;
-}
-
 static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
 {
     size_t words = (part + 3) / 4, pairs, g;
@@ -92,7 +83,7 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
                                  .me = symm_g.my_pe};
 
     words = words < 2 ? 2 : (words + 1) & ~(size_t)1;
-    if (spans(t))
+    if (t->net) /* a member on another node */
         return (launch_shape_t){.grid = 1, .block = 1024, .ll = 0, .tv = team_view(t)};
     if ((t != &symm_team_world && t != &symm_team_shared) || t->size != symm_g.n_pes) {
         g = 1;
@@ -321,7 +312,7 @@ static int rscatter(const char *call, shmem_team_t team, void *dest, const void 
         symm_fatal("%s(dest=%p, source=%p, nreduce=%zu): dest overlaps source", call, dest,
                    source, nreduce);
     void *bargs[] = {&quiet, &tv};
-    if (spans(t)) {
+    if (t->net) {
         void *args[] = {&dest, &source, &nreduce, &tv};
         symm_cuda_launch(call, f, 1, 1024, s, args);
         return 0;

@@ -246,7 +246,7 @@ static void slot_reset(const char *call, int slot)
  * handle NVSHMEM's names pass). */
 static unsigned long long index_handle(const symm_team_t *t)
 {
-    return (unsigned long long)(uintptr_t)SHMEMX_TEAM_OF_INDEX(shmemx_team_index((shmem_team_t)t));
+    return (unsigned long long)(uintptr_t)SHMEMX_TEAM_OF_INDEX(symm_team_index(t));
 }
 
 static void table_put(unsigned long long h, const symm_team_t *t)

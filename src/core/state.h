@@ -463,8 +463,11 @@ void symm_team_init(void);
 /* Makes *t the team of world PEs start + i * stride, i < size, this PE being member me. */
 void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
                    const char *name);
-/* The team behind a handle, or fatal ("call(team=...): invalid/destroyed team"). */
+/* The team behind a handle (symm's, or SHMEMX_TEAM_OF_INDEX of an index), or fatal
+ * ("call(team=...): invalid/destroyed team"). */
 symm_team_t *symm_team_get(shmem_team_t team, const char *call);
+/* The team's index (shmemx_team_index). */
+int symm_team_index(const symm_team_t *t);
 
 /* ---- Synchronisation (sync/) ------------------------------------------------------------- */
 void symm_barrier_world(void);

@@ -95,14 +95,16 @@ static shmem_team_t team_of_index(int index, const char *call)
     return symm_g.slot_team[index - INDEX_SPLIT];
 }
 
+int symm_team_index(const symm_team_t *t)
+{
+    return t->slot < 2 ? t->slot : t->slot + INDEX_SPLIT;
+}
+
 SYMM_EXPORT int shmemx_team_index(shmem_team_t team)
 {
-    symm_team_t *t;
-
     if (team == SHMEM_TEAM_INVALID)
         return -1;
-    t = symm_team_get(team, "shmemx_team_index");
-    return t->slot < 2 ? t->slot : t->slot + INDEX_SPLIT;
+    return symm_team_index(symm_team_get(team, "shmemx_team_index"));
 }
 
 symm_team_t *symm_team_get(shmem_team_t team, const char *call)

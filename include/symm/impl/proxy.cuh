@@ -143,17 +143,18 @@ static __device__ __noinline__ void
 symm_dev_px_put_signal(void *dest, const void *src, size_t n, unsigned long long *sig,
                        unsigned long long signal, int sig_op, int pe)
 {
+    const unsigned amo = sig_op == 1 ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET;
+
     symm_dev_sync<S>();
     if (symm_dev_tid<S>() == 0 && n && !__isGlobal(src)) {
         /* The data in requests of its own, then the signal: the target applies them in order. */
         symm_dev_px_inline(SYMM_PX_PUT, dest, src, n, pe);
-        symm_dev_px_amo(sig_op == 1 ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET, sig, signal, 0, 8, pe,
-                        false);
+        symm_dev_px_amo(amo, sig, signal, 0, 8, pe, false);
     } else if (symm_dev_tid<S>() == 0) {
-        unsigned long long i = symm_dev_px_post(
-            SYMM_PX_PUT_SIGNAL, pe, sig_op == 1 ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET,
-            NBI ? 0 : SYMM_PX_ANSWER, SYMM_DEV_PX_U(dest), SYMM_DEV_PX_U(src), n, signal, 0,
-            SYMM_DEV_PX_U(sig));
+        unsigned long long i =
+            symm_dev_px_post(SYMM_PX_PUT_SIGNAL, pe, amo, NBI ? 0 : SYMM_PX_ANSWER,
+                             SYMM_DEV_PX_U(dest), SYMM_DEV_PX_U(src), n, signal, 0,
+                             SYMM_DEV_PX_U(sig));
         if (!NBI)
             symm_dev_px_wait(i);
     }

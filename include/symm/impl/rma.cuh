@@ -94,13 +94,8 @@ SYMM_DEV void symm_dev_iput(const char *call, void *dest, const void *src, ptrdi
     if (__builtin_expect(!symm_dev_near(pe), 0)) {
         /* Each element travels in its requests (8 bytes at most each): the source is free. */
         for (size_t i = symm_dev_tid<S>(); i < nelems; i += symm_dev_nth<S>())
-            for (size_t b = 0; b < size; b += 8) {
-                size_t k = size - b < 8 ? size - b : 8;
-                unsigned long long v = 0;
-                for (size_t j = 0; j < k; j++)
-                    v |= (unsigned long long)(unsigned char)s[i * sst * size + b + j] << (8 * j);
-                symm_dev_px_p((char *)dest + i * dst * size + b, v, k, pe);
-            }
+            symm_dev_px_inline(SYMM_PX_PUT, (char *)dest + i * dst * size, s + i * sst * size,
+                               size, pe);
         symm_dev_sync<S>();
         return;
     }

@@ -239,8 +239,7 @@ extern "C" __global__ void symm_k_far(unsigned op, char *dest, const char *src, 
     else if (op == SYMM_PX_P)
         symm_dev_px_p(dest, value, n, pe);
     else if (op == SYMM_PX_AMO)
-        symm_dev_px_amo(sig_op == SHMEM_SIGNAL_ADD ? SYMM_PX_AMO_ADD : SYMM_PX_AMO_SET, sig,
-                        value, 0, 8, pe, false);
+        symm_dev_signal_op("", sig, value, sig_op, pe);
     else
         symm_dev_px_quiet();
 }
