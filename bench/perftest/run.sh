@@ -118,7 +118,7 @@ run_one() {
         echo "run.sh: $side $name $line" >&2
         # shellcheck disable=SC2086 # the arguments are split into words
         timeout "$run_timeout" "$mpirun" --allow-run-as-root -np "$np" --bind-to none \
-            "${pass_env[@]}" "$out/$side/bin/$name" $line >>"$out/$side/results.txt" 2>>"$out/$side/run.log" ||
+            "${pass_env[@]}" "$out/$side/bin/$name" $line </dev/null >>"$out/$side/results.txt" 2>>"$out/$side/run.log" ||
             echo "#### exit $? $name $line" >>"$out/$side/results.txt"
     done <"$out/args.txt"
 }

@@ -293,8 +293,12 @@ int main(void)
         EXPECT(host[i] == i, "host min_reduce on the split team [%d]: %d", i, host[i]);
     nvshmem_team_destroy(team);
 
-    for (int p = 0; p < npes; p++)
-        EXPECT(nvshmem_ptr(destination, p) != NULL, "nvshmem_ptr(pe %d) is NULL", p);
+    /* A PE of this node maps the block; one of another node does not (the proxy reaches it). */
+    for (int p = 0; p < npes; p++) {
+        const bool near = nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, p, NVSHMEMX_TEAM_NODE) >= 0;
+        EXPECT((nvshmem_ptr(destination, p) != NULL) == near, "nvshmem_ptr(pe %d) is %p, pe %s",
+               p, nvshmem_ptr(destination, p), near ? "of this node" : "of another node");
+    }
 
     int status = test_report("gpu_nvshmem");
     CUDA_CHECK(cudaFree(seen));
