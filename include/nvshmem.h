@@ -84,8 +84,9 @@
  * world), then the split teams. Every NVSHMEM name of a routine with a team parameter passes
  * the team as SHMEMX_TEAM_OF_INDEX(team) (symm/nvshmem_names.h); the splits return the index
  * (shmemx_team_index). NVSHMEMX_TEAM_NODE is the shared team: in symm the PEs that share
- * memory are those of a node. NVSHMEMX_TEAM_SAME_MYPE_NODE and NVSHMEM's internal teams are
- * not there: a routine given their index ends the job with a message naming it. */
+ * memory are those of a node. NVSHMEMX_TEAM_SAME_MYPE_NODE is the PEs whose place in their node
+ * is this PE's, one a node (nodes of equal PE counts, as NVSHMEM asks). NVSHMEM's internal
+ * teams (NVSHMEMI_) are not there: a routine given their index ends the job naming it. */
 typedef int32_t nvshmem_team_t;
 typedef nvshmem_team_t nvshmemx_team_t;
 typedef enum {
@@ -96,8 +97,11 @@ typedef enum {
     NVSHMEM_TEAM_SHARED_INDEX = 1,
     NVSHMEMX_TEAM_NODE = 2,
     NVSHMEM_TEAM_NODE_INDEX = 2,
+    NVSHMEMX_TEAM_SAME_MYPE_NODE = 3,
     NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = 3,
+    NVSHMEMI_TEAM_SAME_GPU = 4,
     NVSHMEM_TEAM_SAME_GPU_INDEX = 4,
+    NVSHMEMI_TEAM_GPU_LEADERS = 5,
     NVSHMEM_TEAM_GPU_LEADERS_INDEX = 5,
     NVSHMEM_TEAMS_MIN = 6,
     NVSHMEM_TEAM_INDEX_MAX = 0x7fffffff
@@ -109,6 +113,7 @@ typedef enum {
 #define NVSHMEM_CMP_GE SHMEM_CMP_GE
 #define NVSHMEM_CMP_LT SHMEM_CMP_LT
 #define NVSHMEM_CMP_LE SHMEM_CMP_LE
+#define NVSHMEM_CMP_SENTINEL 0x7fffffff
 
 #define NVSHMEM_SIGNAL_SET SHMEM_SIGNAL_SET
 #define NVSHMEM_SIGNAL_ADD SHMEM_SIGNAL_ADD
@@ -117,6 +122,7 @@ typedef enum {
 #define NVSHMEM_THREAD_FUNNELED SHMEM_THREAD_FUNNELED
 #define NVSHMEM_THREAD_SERIALIZED SHMEM_THREAD_SERIALIZED
 #define NVSHMEM_THREAD_MULTIPLE SHMEM_THREAD_MULTIPLE
+#define NVSHMEM_THREAD_TYPE_SENTINEL 0x7fffffff
 
 /* NVSHMEM_MAJOR_VERSION and _MINOR_VERSION are the OpenSHMEM version the library implements
  * (symm: 1.5); the vendor version is the NVSHMEM release whose API symm provides, which is what
@@ -192,6 +198,7 @@ SYMM_NV_FN void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr)
 #define NVSHMEMX_INIT_WITH_MPI_COMM SHMEMX_INIT_WITH_MPI_COMM
 #define NVSHMEMX_INIT_WITH_SHMEM SHMEMX_INIT_WITH_SHMEM
 #define NVSHMEMX_INIT_WITH_UNIQUEID SHMEMX_INIT_WITH_UNIQUEID
+#define NVSHMEMX_INIT_MAX (-0x7fffffff - 1) /* 1 << 31, as NVSHMEM has it */
 #define NVSHMEMX_UNIQUEID_INITIALIZER SHMEMX_UNIQUEID_INITIALIZER
 #define NVSHMEMX_UNIQUEID_ARGS_INITIALIZER SHMEMX_UNIQUEID_ARGS_INITIALIZER
 #define NVSHMEMX_INIT_ATTR_INITIALIZER SHMEMX_INIT_ATTR_INITIALIZER

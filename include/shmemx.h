@@ -92,7 +92,8 @@ int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,
                      shmem_team_t *new_team);
 
 /* Teams by index, as NVSHMEM numbers them (nvshmem.h): 0 the world, 1 the shared team, 2 the
- * node's (the shared team in symm), split teams from 6 on, -1 invalid. Every routine that
+ * node's (the shared team in symm), 3 the PEs at this PE's place in their nodes, split teams
+ * from 6 on, -1 invalid. Every routine that
  * takes a team takes SHMEMX_TEAM_OF_INDEX(index) too (host and device; -1 gives
  * SHMEM_TEAM_INVALID); shmemx_team_index is the index of a team (host). */
 #define SHMEMX_TEAM_OF_INDEX(index) ((shmem_team_t)(intptr_t)((index) + 1))

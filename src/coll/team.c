@@ -357,7 +357,7 @@ SYMM_EXPORT void shmem_team_destroy(shmem_team_t team)
     if (team == SHMEM_TEAM_INVALID)
         return;
     t = symm_team_get(team, "shmem_team_destroy");
-    if (t == &symm_team_world || t == &symm_team_shared)
+    if (symm_team_predefined(t))
         symm_fatal("shmem_team_destroy(team=%s): a predefined team cannot be destroyed", t->name);
     /* Nobody may still read this PE's slot when a later split hands it to another team. */
     symm_team_barrier(t);

@@ -460,6 +460,7 @@ void symm_dataseg_fini(void);
 
 /* ---- Teams (team.c; splits in coll/team.c) ---------------------------------------------- */
 void symm_team_init(void);
+int symm_team_predefined(const symm_team_t *t); /* world, shared, same place in the node */
 /* Makes *t the team of world PEs start + i * stride, i < size, this PE being member me. */
 void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
                    const char *name);

@@ -6,12 +6,19 @@
  * the hierarchy of a team whose members span nodes, which its barriers and collectives use.
  * Splits, which agree on slots and epochs with collectives, are coll/team.c's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "core/gpu.h"
 #include "core/state.h"
 
 SYMM_EXPORT struct symm_team symm_team_world;
 SYMM_EXPORT struct symm_team symm_team_shared;
+/* NVSHMEMX_TEAM_SAME_MYPE_NODE: the PEs whose place in their node is this PE's, one a node.
+ * It is a team only where every node has the same number of PEs (nodes hold consecutive PEs,
+ * so it is then start = place, stride = PEs a node); `same_mype_why` says why it is not. */
+static struct symm_team same_mype_node;
+static char same_mype_why[96];
 
 /* The hierarchy of a team whose members span nodes (see symm_team_t), in one pass over the
  * members: on one node it is the team itself, led by its first member. */
@@ -59,6 +66,28 @@ void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int 
     team_layout(t);
 }
 
+/* NVSHMEMX_TEAM_SAME_MYPE_NODE in slot 2, where every node has win_n PEs. */
+static void same_place_init(void)
+{
+    const int per = symm_g.win_n;
+
+    same_mype_why[0] = 0;
+    for (int pe = 0; pe < symm_g.n_pes; pe++) {
+        const int first = pe - pe % per; /* the first PE of pe's node, were they all equal */
+        if (symm_g.n_pes % per || symm_g.node[pe] != symm_g.node[first] ||
+            (first == pe && pe > 0 && symm_g.node[pe] == symm_g.node[pe - 1])) {
+            snprintf(same_mype_why, sizeof(same_mype_why),
+                     "its nodes have different numbers of PEs (this PE's has %d of %d)", per,
+                     symm_g.n_pes);
+            return;
+        }
+    }
+    symm_team_set(&same_mype_node, symm_g.my_pe - symm_g.win_first, per, symm_g.n_pes / per,
+                  symm_g.my_pe / per, 2, "NVSHMEMX_TEAM_SAME_MYPE_NODE");
+    symm_g.slot_team[2] = &same_mype_node;
+    symm_gpu_team_add(&same_mype_node);
+}
+
 void symm_team_init(void)
 {
     int first = symm_g.win_first;
@@ -67,28 +96,39 @@ void symm_team_init(void)
     symm_team_set(&symm_team_world, 0, 1, symm_g.n_pes, symm_g.my_pe, 0, "SHMEM_TEAM_WORLD");
     symm_team_set(&symm_team_shared, first, 1, symm_g.win_n, symm_g.my_pe - first, 1,
                   "SHMEM_TEAM_SHARED");
-    symm_g.slots_used = 3;
+    symm_g.slots_used = 7;
     symm_g.slot_team[0] = &symm_team_world;
     symm_g.slot_team[1] = &symm_team_shared;
+    same_place_init();
 }
 
-/* Teams by index (shmemx.h, NVSHMEM's numbering): the predefined teams 0 to 5, then slot
- * s >= 2 is index s + INDEX_SPLIT. */
+int symm_team_predefined(const symm_team_t *t)
+{
+    return t == &symm_team_world || t == &symm_team_shared || t == &same_mype_node;
+}
+
+/* Teams by index (shmemx.h, NVSHMEM's numbering): the predefined teams 0 to 5 (world, shared,
+ * node, same place in the node, and NVSHMEM's two internal ones), then slot s >= 3 is index
+ * s + INDEX_SPLIT. */
 #define INDEX_PREDEFINED 6
-#define INDEX_SPLIT (INDEX_PREDEFINED - 2)
+#define INDEX_SPLIT (INDEX_PREDEFINED - 3)
 
 static shmem_team_t team_of_index(int index, const char *call)
 {
-    static const char *const absent[] = {"NVSHMEMX_TEAM_SAME_MYPE_NODE", "NVSHMEMI_TEAM_SAME_GPU",
-                                         "NVSHMEMI_TEAM_GPU_LEADERS"};
+    static const char *const absent[] = {"NVSHMEMI_TEAM_SAME_GPU", "NVSHMEMI_TEAM_GPU_LEADERS"};
 
     if (index == 0)
         return &symm_team_world;
     if (index == 1 || index == 2)
         return &symm_team_shared;
+    if (index == 3 && same_mype_why[0])
+        symm_fatal("%s(team=NVSHMEMX_TEAM_SAME_MYPE_NODE): not a team in this job: %s", call,
+                   same_mype_why);
+    if (index == 3)
+        return &same_mype_node;
     if (index < INDEX_PREDEFINED)
         symm_fatal("%s(team=%d): NVSHMEM's team %s is not one of symm's", call, index,
-                   absent[index - 3]);
+                   absent[index - 4]);
     if (index - INDEX_SPLIT >= SYMM_TEAM_SLOTS || !symm_g.slot_team[index - INDEX_SPLIT])
         symm_fatal("%s(team=%d): not a team of this PE (a split team's index, or one destroyed)",
                    call, index);
@@ -97,7 +137,7 @@ static shmem_team_t team_of_index(int index, const char *call)
 
 int symm_team_index(const symm_team_t *t)
 {
-    return t->slot < 2 ? t->slot : t->slot + INDEX_SPLIT;
+    return t->slot < 2 ? t->slot : t->slot == 2 ? 3 : t->slot + INDEX_SPLIT;
 }
 
 SYMM_EXPORT int shmemx_team_index(shmem_team_t team)

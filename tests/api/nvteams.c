@@ -5,7 +5,10 @@
  * zero-initialised team is the world, NVSHMEM_TEAM_INVALID is -1 and answers -1, the node's
  * team is the shared one, splits return indices from NVSHMEM_TEAMS_MIN on (SHMEM_TEAM_INVALID
  * as -1 off the team), and queries, translation, syncs, barriers and collectives take them.
- * With --bad, a routine given an index that names no team ends the job with its message.
+ * NVSHMEMX_TEAM_SAME_MYPE_NODE is the PEs at this PE's place in their nodes where the nodes
+ * have equal PE counts. With --bad, a routine given an index that names no team ends the job
+ * with its message; with --same-place, one given NVSHMEMX_TEAM_SAME_MYPE_NODE (in a job whose
+ * nodes differ in PE counts).
  */
 #include <string.h>
 
@@ -42,6 +45,8 @@ int main(int argc, char **argv)
     REQUIRE(src && dst, "shmem_malloc failed");
     if (argc > 1 && strcmp(argv[1], "--bad") == 0)
         nvshmem_team_n_pes(NVSHMEM_TEAMS_MIN + 40); /* no such team: ends the job */
+    if (argc > 1 && strcmp(argv[1], "--same-place") == 0)
+        nvshmem_team_n_pes(NVSHMEMX_TEAM_SAME_MYPE_NODE);
 
     memset(&zero, 0, sizeof(zero));
     EXPECT(sizeof(nvshmem_team_t) == 4 && zero == NVSHMEM_TEAM_WORLD && NVSHMEM_TEAM_INVALID == -1,
@@ -73,6 +78,35 @@ int main(int argc, char **argv)
     }
     reduce_on(zero, dst, src, 2);
     nvshmem_sync(NVSHMEM_TEAM_WORLD);
+
+    /* The PEs at this PE's place in their nodes, where every node has as many PEs as this. */
+    const int per = nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE),
+              place = nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE);
+    int equal = 1;
+    src[0] = per;
+    EXPECT(nvshmem_int_fcollect(NVSHMEM_TEAM_WORLD, dst, src, 1) == 0, "fcollect of node sizes");
+    for (int pe = 0; pe < npes; pe++)
+        equal &= dst[pe] == per;
+    if (equal) {
+        const nvshmem_team_t same = NVSHMEMX_TEAM_SAME_MYPE_NODE;
+        EXPECT(same == 3 && nvshmem_team_n_pes(same) == npes / per &&
+                   nvshmem_team_my_pe(same) == me / per,
+               "same place: %d of %d (%d PEs a node)", nvshmem_team_my_pe(same),
+               nvshmem_team_n_pes(same), per);
+        for (int m = 0; m < npes / per; m++)
+            EXPECT(nvshmem_team_translate_pe(same, m, NVSHMEM_TEAM_WORLD) == m * per + place,
+                   "same place: member %d is pe %d", m,
+                   nvshmem_team_translate_pe(same, m, NVSHMEM_TEAM_WORLD));
+        reduce_on(same, dst, src, 4);
+        EXPECT(nvshmem_team_sync(same) == 0 && nvshmem_barrier(same) == 0, "same place sync");
+        EXPECT(nvshmem_team_split_strided(same, 0, 1, npes / per, NULL, 0, &x) == 0 &&
+                   x >= NVSHMEM_TEAMS_MIN && nvshmem_team_n_pes(x) == npes / per,
+               "split of the same-place team: %d", (int)x);
+        reduce_on(x, dst, src, 5);
+        nvshmem_team_destroy(x);
+        x = NVSHMEM_TEAM_INVALID;
+    }
+    nvshmem_barrier_all();
 
     /* A 2-D split: rows of 2. */
     EXPECT(nvshmem_team_split_2d(NVSHMEM_TEAM_WORLD, 2, NULL, 0, &x, NULL, 0, &y) == 0,

@@ -859,6 +859,15 @@ static void heap_and_teams(void)
     EXPECT(got_host[0] == me && got_host[1] == npes && got_host[2] == me && got_host[3] == npes,
            "integer teams in a kernel: split %d of %d, world %d of %d", got_host[0], got_host[1],
            got_host[2], got_host[3]);
+    /* The PEs at this PE's place in their nodes (the GPU jobs' nodes have equal PE counts). */
+    const nvshmem_team_t same = NVSHMEMX_TEAM_SAME_MYPE_NODE;
+    CUDA_CHECK(cudaMemset(got_dev, 0xff, sizeof(got_host)));
+    int_teams<<<1, 32, 0, st>>>(same, got_dev);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    CUDA_CHECK(cudaMemcpy(got_host, got_dev, sizeof(got_host), cudaMemcpyDeviceToHost));
+    EXPECT(got_host[0] == nvshmem_team_my_pe(same) && got_host[1] == nvshmem_team_n_pes(same) &&
+               got_host[1] == npes / nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE),
+           "NVSHMEMX_TEAM_SAME_MYPE_NODE in a kernel: %d of %d", got_host[0], got_host[1]);
     nvshmem_free(got_dev);
     nvshmem_team_destroy(team);
 
