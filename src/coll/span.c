@@ -19,6 +19,14 @@
  * once every member has entered the collective, and it leaves only once it has all of them, so
  * one barrier frames the collective: half the barriers, and one way across the network instead
  * of a round trip.
+ *
+ * A broadcast of a cell's worth (SYMM_CELL_BYTES) needs no barrier at all: the root pushes it
+ * into a cell of the team's slot on every member, and each member copies it from there into
+ * its dest, so no member's dest is written before it has entered. The k-th such broadcast since
+ * the team's last barrier uses cell k, which no member has used since it passed that barrier,
+ * having taken everything before; after SYMM_CELLS of them a barrier comes first. A cell's
+ * epoch word counts the broadcasts it has taken (the push adds one), so a member waits for its
+ * own count, whichever root pushed and in whatever order pushes from different roots arrive.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,10 +104,83 @@ static void take(symm_team_t *t, uint32_t k)
     symm_wait_reach(&symm_slot(t, t->me)->landed.v, t->landed);
 }
 
+/* Whether a collective whose parts of nb bytes, n of them, land in one cell of each member
+ * goes through the cells (no barrier): they fit, and they can be pushed. */
+static int boxes(size_t nb, size_t n)
+{
+    return nb > 0 && nb * n <= SYMM_CELL_BYTES && nb <= symm_peer_note_max();
+}
+
+/* The cell the next such collective of t uses (a barrier first after SYMM_CELLS of them):
+ * its index in *k, this PE's copy (every member's at the same offset). */
+static struct symm_cell *next_box(symm_team_t *t, int *k)
+{
+    if (t->unsynced == SYMM_CELLS)
+        symm_team_barrier(t);
+    *k = (int)t->unsynced++;
+    return &symm_slot(t, t->me)->cell[*k];
+}
+
+/* Pushes n bytes of src to byte off of member i's cell `box`, counting one there. */
+static void box_push(symm_team_t *t, int i, struct symm_cell *box, size_t off, const void *src,
+                     size_t n)
+{
+    if (!symm_peer_put_note(box->data + off, src, n, &box->epoch, symm_team_pe(t, i)))
+        symm_fatal("symm_peer_put_note: %zu bytes cannot be pushed to PE %d", n,
+                   symm_team_pe(t, i));
+}
+
+/* Waits until `parts` more pushes have landed in this PE's cell k. */
+static void box_wait(symm_team_t *t, int k, uint32_t parts)
+{
+    t->boxed[k] += parts;
+    symm_wait_reach(&symm_slot(t, t->me)->cell[k].epoch, t->boxed[k]);
+}
+
+/* A broadcast through the members' cells. */
+static void boxed_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
+{
+    int k;
+    struct symm_cell *box = next_box(t, &k);
+
+    if (t->me == root) {
+        for (int i = 0; i < t->size; i++)
+            if (i != root)
+                box_push(t, i, box, 0, source, nb);
+        if (dest != source)
+            memmove(dest, source, nb);
+        return;
+    }
+    box_wait(t, k, 1);
+    memcpy(dest, box->data, nb);
+}
+
+/* fcollect (pick 0) or alltoall (pick nb) through the members' cells: member i's part at
+ * byte i * nb of the cell. */
+static void boxed_gather(symm_team_t *t, void *dest, const void *source, size_t nb, size_t pick)
+{
+    int k;
+    struct symm_cell *box = next_box(t, &k);
+
+    for (int j = 1; j < t->size; j++) {
+        int i = (t->me + j) % t->size;
+        box_push(t, i, box, (size_t)t->me * nb, (const char *)source + pick * (size_t)i, nb);
+    }
+    memmove((char *)dest + (size_t)t->me * nb, (const char *)source + pick * (size_t)t->me, nb);
+    box_wait(t, k, (uint32_t)t->size - 1);
+    for (int i = 0; i < t->size; i++)
+        if (i != t->me)
+            memcpy((char *)dest + (size_t)i * nb, box->data + (size_t)i * nb, nb);
+}
+
 void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
 {
     int from = symm_team_pe(t, root);
 
+    if (boxes(nb, 1)) {
+        boxed_broadcast(t, dest, source, nb, root);
+        return;
+    }
     if (pushes(dest, nb)) {
         symm_team_barrier(t);
         if (t->me == root) {
@@ -134,6 +215,10 @@ void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb,
     int share = pick == 0 && shares(t, dest), relay = share && t->me != t->lead;
     uint32_t e;
 
+    if (boxes(nb, (size_t)t->size)) {
+        boxed_gather(t, dest, source, nb, pick);
+        return;
+    }
     if (pushes(dest, nb)) {
         symm_team_barrier(t);
         for (int k = 1; k < t->size; k++) {
@@ -238,25 +323,43 @@ static const void *staged(symm_team_t *t, const void *source, size_t nb)
     return buf;
 }
 
-/* Small reductions and scans: every member pushes its source into the scratch of each member
- * that combines it (every other member; in a scan, those after it), which then combines
- * members [0, last] in team order from there. Returns the result (malloc'ed; NULL when last
- * < 0); *done is 0, and nothing happened, when the parts are too large to push. */
+/* Small reductions and scans: every member pushes its source into each member that combines
+ * it (every other member; in a scan, those after it), into a cell where all members' parts
+ * fit in one (no barrier), else into the scratch after a barrier; each then combines members
+ * [0, last] in team order from there. Returns the result (malloc'ed; NULL when last < 0);
+ * *done is 0, and nothing happened, when the parts are too large to push. */
 static char *pushed(symm_team_t *t, const char *call, const void *source, size_t nelems,
                     size_t es, symm_combine_fn fn, int scan, int last, int *done)
 {
-    size_t nb = nelems * es;
+    const size_t nb = nelems * es;
+    const int boxed = boxes(nb, (size_t)t->size);
+    const uint32_t parts = scan ? (uint32_t)t->me : (uint32_t)t->size - 1;
+    struct symm_cell *cell = NULL;
     char *box = symm_slot(t, t->me)->scratch[1], *acc;
+    int k = 0;
 
-    *done = nb * (size_t)t->size <= SYMM_SCRATCH && pushes(NULL, nb);
+    *done = boxed || (nb * (size_t)t->size <= SYMM_SCRATCH && pushes(NULL, nb));
     if (!*done)
         return NULL;
-    symm_team_barrier(t);
-    for (int i = scan ? t->me + 1 : 0; i < t->size; i++)
-        if (i != t->me)
+    if (boxed) {
+        cell = next_box(t, &k);
+        box = (char *)cell->data;
+    } else {
+        symm_team_barrier(t);
+    }
+    for (int i = scan ? t->me + 1 : 0; i < t->size; i++) {
+        if (i == t->me)
+            continue;
+        if (boxed)
+            box_push(t, i, cell, (size_t)t->me * nb, source, nb);
+        else
             push(t, i, box + (size_t)t->me * nb, source, nb);
+    }
     memcpy(box + (size_t)t->me * nb, source, nb);
-    take(t, scan ? (uint32_t)t->me : (uint32_t)t->size - 1);
+    if (boxed)
+        box_wait(t, k, parts);
+    else
+        take(t, parts);
     if (last < 0)
         return NULL;
     acc = scratch(call, nb);

@@ -109,6 +109,10 @@ static void slot_rebase(int slot, uint32_t base)
     raise_to(&s->posted.v, base);
     raise_to(&s->done.v, base);
     raise_to(&s->argued.v, base);
+    /* Cells count the broadcasts they took in a team across nodes, and hold epochs below
+     * base in a team within one node; no member of an earlier team writes them any more. */
+    for (int k = 0; k < SYMM_CELLS; k++)
+        atomic_store_explicit(&s->cell[k].epoch, base, memory_order_relaxed);
 }
 
 /* The starting epoch of teams split from parent now: above every epoch a PE of the parent
@@ -139,6 +143,8 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
     t->landed = atomic_load_explicit(&symm_internal(symm_g.my_pe)->slot[slot].landed.v,
                                      memory_order_acquire);
     slot_rebase(slot, base);
+    for (int k = 0; k < SYMM_CELLS; k++)
+        t->boxed[k] = base;
     symm_coll_slot_init(slot, base);
     symm_gpu_team_add(t);
     return t;

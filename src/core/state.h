@@ -219,6 +219,10 @@ struct symm_team {
     uint32_t bar_epoch;  /* barriers so far */
     uint32_t coll_epoch; /* collectives so far */
     uint32_t landed;     /* parts pushed to this PE that it has taken (teams across nodes) */
+    /* Teams across nodes: small broadcasts since the team's last barrier (each lands in cell
+     * [unsynced] of the receivers' slots), and how many each of this PE's cells has taken. */
+    uint32_t unsynced;
+    uint32_t boxed[SYMM_CELLS];
     uint32_t sweeps;     /* cache-sized copying collectives so far (their direction) */
     long config_mask;
     int num_contexts;

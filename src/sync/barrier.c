@@ -196,6 +196,8 @@ static void barrier(symm_team_t *t, int meet)
 {
     uint32_t epoch = ++t->bar_epoch;
 
+    t->unsynced = 0; /* every member has taken the broadcasts before it (coll/span.c) */
+
     if ((int32_t)(epoch - symm_g.epoch_hwm) > 0)
         symm_g.epoch_hwm = epoch;
 

@@ -11,6 +11,7 @@
  * teams from a unique id (shmemx_team_init): all PEs, the odd PEs with an id made by a PE
  * outside the team, two disjoint teams at once whose ids two PEs made, ids used by turns more
  * times than a PE keeps records of, and a team of one;
+ * broadcasts back to back from every member in turn (runs longer than 16 with no barrier);
  * with the argument "cycles", 200 split/destroy cycles (slot reuse, with teams alive across
  * cycles) and running out of team slots cleanly; with "ctx-rma", the point-to-point routines
  * on a context made from a team, which take team PE numbers.
@@ -319,6 +320,75 @@ static void ctx_rma(void)
     shmem_team_destroy(t);
 }
 
+/* Broadcasts back to back with no barrier between them, on team t (this PE's index my, n
+ * members): roots in turn, 8, 60 and 61 bytes (teams across nodes push up to a cell's 60
+ * without a barrier, so runs of more than 16 reuse the cells), into a symmetric dest and into
+ * one on the stack, each result checked before the next call. */
+static void back_to_back(shmem_team_t t, const char *what, int my, int n)
+{
+    static unsigned char sym_src[64], sym_dst[64];
+    static const size_t sizes[] = {8, 60, 8, 61, 60};
+    unsigned char local[64];
+
+    for (int r = 0; r < 53; r++) {
+        const int root = r % n, on_stack = r % 3 == 1;
+        const size_t nb = sizes[r % 5];
+        unsigned char *dst = on_stack ? local : sym_dst;
+        for (size_t b = 0; b < nb; b++)
+            sym_src[b] = (unsigned char)(my * 31 + r * 7 + b);
+        memset(dst, 0xee, sizeof(sym_dst));
+        shmem_broadcastmem(t, dst, sym_src, nb, root);
+        size_t bad = 0;
+        for (size_t b = 0; b < nb; b++)
+            bad += dst[b] != (unsigned char)(root * 31 + r * 7 + b);
+        EXPECT(bad == 0 && dst[nb] == 0xee, "%s: broadcast %d (%zu bytes from member %d): %zu "
+               "bytes wrong", what, r, nb, root, bad);
+    }
+    /* A reduction between two runs: both kinds of push in one stretch. */
+    sym_long[0] = my + 1;
+    shmem_long_sum_reduce(t, &sym_long[1], &sym_long[0], 1);
+    EXPECT(sym_long[1] == (long)n * (n + 1) / 2, "%s: sum after broadcasts: %ld", what,
+           sym_long[1]);
+    /* Gathers and sums of one long a member, back to back (in one cell up to 7 members). */
+    static long part, all[TEST_MAX_PES], sum;
+    for (int r = 0; r < 40; r++) {
+        part = my * 1000 + r;
+        if (r % 2) {
+            shmem_long_fcollect(t, all, &part, 1);
+            for (int i = 0; i < n; i++)
+                EXPECT(all[i] == i * 1000 + r, "%s: fcollect %d: member %d gave %ld", what, r,
+                       i, all[i]);
+        } else {
+            shmem_long_sum_reduce(t, &sum, &part, 1);
+            EXPECT(sum == 1000L * n * (n - 1) / 2 + (long)n * r, "%s: sum %d: %ld", what, r,
+                   sum);
+        }
+    }
+    for (int r = 0; r < 20; r++) {
+        long v = my == r % n ? 1000 + r : -1;
+        sym_long[2] = v;
+        shmem_broadcastmem(t, &sym_long[3], &sym_long[2], sizeof(long), r % n);
+        EXPECT(sym_long[3] == 1000 + r, "%s: broadcast %d after the sum: %ld", what, r,
+               sym_long[3]);
+    }
+}
+
+static void broadcasts(void)
+{
+    shmem_team_t odd = SHMEM_TEAM_INVALID;
+
+    back_to_back(SHMEM_TEAM_WORLD, "world", me, npes);
+    shmem_barrier_all();
+    if (npes >= 2) {
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
+        if (odd != SHMEM_TEAM_INVALID) {
+            back_to_back(odd, "odd PEs", shmem_team_my_pe(odd), shmem_team_n_pes(odd));
+            shmem_team_destroy(odd);
+        }
+    }
+    shmem_barrier_all();
+}
+
 /* Many split/destroy cycles: slots are reused; a long-lived team stays intact throughout. */
 static void cycles(void)
 {
@@ -494,6 +564,7 @@ int main(int argc, char **argv)
         return test_finish("coll_teams cycles");
     }
     predefined();
+    broadcasts();
     strided();
     bad_splits();
     two_d(SHMEM_TEAM_WORLD, "world", 0, 1, npes);
