@@ -12,7 +12,7 @@
 cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...)
 set(skip shmem_malloc shmem_calloc shmem_align shmem_free shmem_realloc shmem_barrier
     shmem_sync shmem_team_t shmem_team_config_t shmem_team_get_config shmem_team_split_strided
-    shmem_team_split_2d shmemx_team_init)
+    shmem_team_split_2d shmemx_team_init shmem_ctx_get_team)
 set(inc -I${SRC}/include)
 file(WRITE ${BIN}/nvshmem_names_host.c
      "#include <shmem.h>\n#include <shmemx.h>\n#include <shmemx_gpu.h>\n")

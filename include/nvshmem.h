@@ -333,6 +333,18 @@ static inline int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
     return rc;
 }
 
+#ifndef __CUDA_ARCH__
+/* The team a context was made from, as an index. */
+static inline int nvshmem_ctx_get_team(shmem_ctx_t ctx, nvshmem_team_t *team)
+{
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    int rc = shmem_ctx_get_team(ctx, &t);
+
+    *team = shmemx_team_index(t);
+    return rc;
+}
+#endif
+
 /* ---- Team barrier and signal operation ------------------------------------------------------ */
 SYMM_NV_FN int symm_nv_barrier(nvshmem_team_t team)
 {

@@ -104,7 +104,6 @@
 #define nvshmem_ctx_get64_nbi shmem_ctx_get64_nbi
 #define nvshmem_ctx_get8 shmem_ctx_get8
 #define nvshmem_ctx_get8_nbi shmem_ctx_get8_nbi
-#define nvshmem_ctx_get_team(a0, a1) shmem_ctx_get_team(a0, a1)
 #define nvshmem_ctx_getmem shmem_ctx_getmem
 #define nvshmem_ctx_getmem_nbi shmem_ctx_getmem_nbi
 #define nvshmem_ctx_iget128 shmem_ctx_iget128

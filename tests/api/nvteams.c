@@ -125,6 +125,12 @@ int main(int argc, char **argv)
                    dst[m * N + i]);
     }
     nvshmem_team_sync(y);
+    nvshmem_ctx_t ctx;
+    nvshmem_team_t of = NVSHMEM_TEAM_INVALID;
+    EXPECT(nvshmem_team_create_ctx(x, 0, &ctx) == 0 && nvshmem_ctx_get_team(ctx, &of) == 0 &&
+               of == x,
+           "ctx_get_team of a context made from team %d: %d", (int)x, (int)of);
+    nvshmem_ctx_destroy(ctx);
 
     /* Destroyed, then split again: the new team answers under its own index. */
     nvshmem_team_destroy(x);
