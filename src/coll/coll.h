@@ -26,6 +26,8 @@ typedef enum { SYMM_OPS(SYMM_OP_ID, _, _) SYMM_OP_COUNT } symm_op_t;
 /* The [op][type] table (combine.c): the combiner of an operator on a row's elements, NULL where
  * the row has no such operator; and each row's element size. */
 extern const symm_combine_fn symm_combine[SYMM_OP_COUNT][SYMM_TYPE_COUNT];
+/* Whether fn gives the same result in any order of combination (the integer rows). */
+int symm_combine_any_order(symm_combine_fn fn);
 extern const size_t symm_type_size[SYMM_TYPE_COUNT];
 
 /* Fatal when dest or source lies in the device heap: for the collectives without a GPU form. */

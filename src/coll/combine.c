@@ -128,3 +128,19 @@ const symm_combine_fn symm_combine[SYMM_OP_COUNT][SYMM_TYPE_COUNT] = {
 #define SIZE16(_, NAME, T, ...) [SYMM_TYPE_##NAME] = sizeof(uint16_t),
 const size_t symm_type_size[SYMM_TYPE_COUNT] = {SYMM_TYPE_TABLE(SIZE, _)
                                                     SYMM_TYPE_TABLE_NV(SIZE16, _)};
+
+/* Whether fn combines alike in any order: the operators of the integer rows (those with
+ * bitwise reductions), where integer arithmetic wraps; a float's sum or prod depends on the
+ * order, and its max and min do where NaNs or signed zeros meet. */
+#define ANY_ORDER(NAME, T, OP)                                                                   \
+    if (fn == NAME##_##OP)                                                                      \
+        return 1;
+#define INTEGER_ROW(M, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,    \
+                    SCAN, TOALL, TOBIT, OLD, DEV)                                               \
+    IF_BITWISE_##BITRED##TOBIT(OPS_OF_ROW(M, NAME, T, BITRED, TOBIT, MINMAX, SUMPROD))
+
+int symm_combine_any_order(symm_combine_fn fn)
+{
+    SYMM_TYPE_TABLE_REAL(INTEGER_ROW, ANY_ORDER)
+    return 0;
+}

@@ -408,6 +408,74 @@ static int sliced(symm_team_t *t, const char *call, void *dest, const void *sour
     return 1;
 }
 
+/* Whether the team's members are G groups of L consecutive members, one group a node. */
+static int node_blocks(const symm_team_t *t, int L)
+{
+    if (t->size % L)
+        return 0;
+    for (int i = 1; i < t->size; i++) {
+        int same = symm_g.node[symm_team_pe(t, i)] == symm_g.node[symm_team_pe(t, i - 1)];
+        if (same != (i % L != 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* Large reductions of the operators that combine alike in any order (integer rows), in teams
+ * of L members on each of G nodes: member j of each node combines slice j of its node's
+ * sources through the window into its dest, then slice j of every node from member j of each
+ * node over the network, and finally reads the node's other slices through the window. Each
+ * node takes in one partial result a node, where the sliced form below takes every member's
+ * slices and every other member's results: less where nodes hold several members. 0 when not
+ * used. */
+static int by_node(symm_team_t *t, const char *call, void *dest, const void *source,
+                   size_t nelems, size_t es, symm_combine_fn fn)
+{
+    const int L = t->local, G = t->size / (L ? L : 1), g = t->me / (L ? L : 1), j = t->me % L;
+    size_t lo, hi, nb;
+    char *all;
+
+    /* Each PE takes in (G - 1) / L of the array here, 2 (n - 1) / n in the sliced form. */
+    if (L < 1 || G < 2 || (G - 1) * t->size >= 2 * (t->size - 1) * L || nelems < (size_t)L ||
+        !symmetric(dest) || !symmetric(source) || !symm_combine_any_order(fn) ||
+        !node_blocks(t, L))
+        return 0;
+    lo = nelems * (size_t)j / (size_t)L;
+    hi = nelems * (size_t)(j + 1) / (size_t)L;
+    nb = (hi - lo) * es;
+    all = scratch(call, nb * (size_t)(L > G ? L : G));
+    symm_team_barrier(t); /* sources ready */
+    for (int m = 0; m < L; m++)
+        symm_peer_get_nbi(all + (size_t)m * nb, (const char *)source + lo * es, nb,
+                          symm_team_pe(t, g * L + m));
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    for (int m = 1; m < L; m++)
+        fn(all, all + (size_t)m * nb, hi - lo);
+    memcpy((char *)dest + lo * es, all, nb);
+    symm_team_barrier(t); /* every node's partial results ready */
+    for (int h = 0; h < G; h++)
+        if (h != g)
+            symm_peer_get_nbi(all + (size_t)h * nb, (char *)dest + lo * es, nb,
+                              symm_team_pe(t, h * L + j));
+    memcpy(all + (size_t)g * nb, (char *)dest + lo * es, nb);
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    for (int h = 1; h < G; h++)
+        fn(all, all + (size_t)h * nb, hi - lo);
+    symm_team_barrier(t); /* nobody reads the partial results any more */
+    memcpy((char *)dest + lo * es, all, nb);
+    free(all);
+    symm_team_barrier(t); /* every slice of the result ready */
+    for (int m = 0; m < L; m++) {
+        size_t a = nelems * (size_t)m / (size_t)L, b = nelems * (size_t)(m + 1) / (size_t)L;
+        if (m != j)
+            symm_peer_get_nbi((char *)dest + a * es, (char *)dest + a * es, (b - a) * es,
+                              symm_team_pe(t, g * L + m));
+    }
+    symm_net_quiet(SHMEM_CTX_DEFAULT);
+    symm_team_barrier(t); /* nobody reads this PE's slice any more */
+    return 1;
+}
+
 void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
                       size_t nelems, size_t es, symm_combine_fn fn)
 {
@@ -420,7 +488,8 @@ void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *
         free(acc);
         return;
     }
-    if (sliced(t, call, dest, source, nelems, es, fn))
+    if (by_node(t, call, dest, source, nelems, es, fn) ||
+        sliced(t, call, dest, source, nelems, es, fn))
         return;
 
     source = staged(t, source, nelems * es);
