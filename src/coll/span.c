@@ -89,19 +89,34 @@ static int pushes(const void *dest, size_t nb)
     return nb > 0 && nb <= symm_peer_note_max() && (!dest || symmetric(dest));
 }
 
-/* Pushes n bytes of src to `to` (a symmetric name) of team member i. */
-static void push(symm_team_t *t, int i, void *to, const void *src, size_t n)
+/* Pushes n bytes of src to `to` (a symmetric name) of team member i, adding one to its word
+ * `count` (a symmetric name too). */
+static void push_counted(symm_team_t *t, int i, void *to, const void *src, size_t n,
+                         _Atomic uint32_t *count)
 {
-    if (!symm_peer_put_note(to, src, n, &symm_slot(t, t->me)->landed.v, symm_team_pe(t, i)))
+    if (!symm_peer_put_note(to, src, n, count, symm_team_pe(t, i)))
         symm_fatal("symm_peer_put_note: %zu bytes cannot be pushed to PE %d", n,
                    symm_team_pe(t, i));
+}
+
+/* Pushes n bytes of src to `to` of team member i, counted in its slot's `landed` word. */
+static void push(symm_team_t *t, int i, void *to, const void *src, size_t n)
+{
+    push_counted(t, i, to, src, n, &symm_slot(t, t->me)->landed.v);
+}
+
+/* Waits until k more pushes have been counted in this PE's word w; *seen is how many it has
+ * taken so far. */
+static void await_count(_Atomic uint32_t *w, uint32_t *seen, uint32_t k)
+{
+    *seen += k;
+    symm_wait_reach(w, *seen);
 }
 
 /* Waits until k more parts have landed here. */
 static void take(symm_team_t *t, uint32_t k)
 {
-    t->landed += k;
-    symm_wait_reach(&symm_slot(t, t->me)->landed.v, t->landed);
+    await_count(&symm_slot(t, t->me)->landed.v, &t->landed, k);
 }
 
 /* Whether a collective whose parts of nb bytes, n of them, land in one cell of each member
@@ -125,16 +140,13 @@ static struct symm_cell *next_box(symm_team_t *t, int *k)
 static void box_push(symm_team_t *t, int i, struct symm_cell *box, size_t off, const void *src,
                      size_t n)
 {
-    if (!symm_peer_put_note(box->data + off, src, n, &box->epoch, symm_team_pe(t, i)))
-        symm_fatal("symm_peer_put_note: %zu bytes cannot be pushed to PE %d", n,
-                   symm_team_pe(t, i));
+    push_counted(t, i, box->data + off, src, n, &box->epoch);
 }
 
 /* Waits until `parts` more pushes have landed in this PE's cell k. */
 static void box_wait(symm_team_t *t, int k, uint32_t parts)
 {
-    t->boxed[k] += parts;
-    symm_wait_reach(&symm_slot(t, t->me)->cell[k].epoch, t->boxed[k]);
+    await_count(&symm_slot(t, t->me)->cell[k].epoch, &t->boxed[k], parts);
 }
 
 /* A broadcast through the members' cells. */
@@ -408,19 +420,6 @@ static int sliced(symm_team_t *t, const char *call, void *dest, const void *sour
     return 1;
 }
 
-/* Whether the team's members are G groups of L consecutive members, one group a node. */
-static int node_blocks(const symm_team_t *t, int L)
-{
-    if (t->size % L)
-        return 0;
-    for (int i = 1; i < t->size; i++) {
-        int same = symm_g.node[symm_team_pe(t, i)] == symm_g.node[symm_team_pe(t, i - 1)];
-        if (same != (i % L != 0))
-            return 0;
-    }
-    return 1;
-}
-
 /* Large reductions of the operators that combine alike in any order (integer rows), in teams
  * of L members on each of G nodes: member j of each node combines slice j of its node's
  * sources through the window into its dest, then slice j of every node from member j of each
@@ -431,14 +430,15 @@ static int node_blocks(const symm_team_t *t, int L)
 static int by_node(symm_team_t *t, const char *call, void *dest, const void *source,
                    size_t nelems, size_t es, symm_combine_fn fn)
 {
-    const int L = t->local, G = t->size / (L ? L : 1), g = t->me / (L ? L : 1), j = t->me % L;
+    /* L >= 1: this PE is one of its node's members. */
+    const int L = t->local, G = t->size / L, g = t->me / L, j = t->me % L;
     size_t lo, hi, nb;
     char *all;
 
     /* Each PE takes in (G - 1) / L of the array here, 2 (n - 1) / n in the sliced form. */
-    if (L < 1 || G < 2 || (G - 1) * t->size >= 2 * (t->size - 1) * L || nelems < (size_t)L ||
+    if (G < 2 || (G - 1) * t->size >= 2 * (t->size - 1) * L || nelems < (size_t)L ||
         !symmetric(dest) || !symmetric(source) || !symm_combine_any_order(fn) ||
-        !node_blocks(t, L))
+        !symm_team_node_blocks(t, L))
         return 0;
     lo = nelems * (size_t)j / (size_t)L;
     hi = nelems * (size_t)(j + 1) / (size_t)L;

@@ -465,6 +465,8 @@ void symm_dataseg_fini(void);
 /* ---- Teams (team.c; splits in coll/team.c) ---------------------------------------------- */
 void symm_team_init(void);
 int symm_team_predefined(const symm_team_t *t); /* world, shared, same place in the node */
+/* Whether t's members are groups of `per` consecutive members, one group a node. */
+int symm_team_node_blocks(const symm_team_t *t, int per);
 /* Makes *t the team of world PEs start + i * stride, i < size, this PE being member me. */
 void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int slot,
                    const char *name);

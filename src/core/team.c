@@ -6,7 +6,6 @@
  * the hierarchy of a team whose members span nodes, which its barriers and collectives use.
  * Splits, which agree on slots and epochs with collectives, are coll/team.c's.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/gpu.h"
@@ -15,10 +14,9 @@
 SYMM_EXPORT struct symm_team symm_team_world;
 SYMM_EXPORT struct symm_team symm_team_shared;
 /* NVSHMEMX_TEAM_SAME_MYPE_NODE: the PEs whose place in their node is this PE's, one a node.
- * It is a team only where every node has the same number of PEs (nodes hold consecutive PEs,
- * so it is then start = place, stride = PEs a node); `same_mype_why` says why it is not. */
+ * It is a team (magic SYMM_TEAM_LIVE) only where every node has the same number of PEs (nodes
+ * hold consecutive PEs, so it is then start = place, stride = PEs a node). */
 static struct symm_team same_mype_node;
-static char same_mype_why[96];
 
 /* The hierarchy of a team whose members span nodes (see symm_team_t), in one pass over the
  * members: on one node it is the team itself, led by its first member. */
@@ -66,22 +64,25 @@ void symm_team_set(symm_team_t *t, int start, int stride, int size, int me, int 
     team_layout(t);
 }
 
+int symm_team_node_blocks(const symm_team_t *t, int per)
+{
+    if (t->size % per)
+        return 0;
+    for (int i = 1; i < t->size; i++) {
+        int same = symm_g.node[symm_team_pe(t, i)] == symm_g.node[symm_team_pe(t, i - 1)];
+        if (same != (i % per != 0))
+            return 0;
+    }
+    return 1;
+}
+
 /* NVSHMEMX_TEAM_SAME_MYPE_NODE in slot 2, where every node has win_n PEs. */
 static void same_place_init(void)
 {
     const int per = symm_g.win_n;
 
-    same_mype_why[0] = 0;
-    for (int pe = 0; pe < symm_g.n_pes; pe++) {
-        const int first = pe - pe % per; /* the first PE of pe's node, were they all equal */
-        if (symm_g.n_pes % per || symm_g.node[pe] != symm_g.node[first] ||
-            (first == pe && pe > 0 && symm_g.node[pe] == symm_g.node[pe - 1])) {
-            snprintf(same_mype_why, sizeof(same_mype_why),
-                     "its nodes have different numbers of PEs (this PE's has %d of %d)", per,
-                     symm_g.n_pes);
-            return;
-        }
-    }
+    if (!symm_team_node_blocks(&symm_team_world, per))
+        return;
     symm_team_set(&same_mype_node, symm_g.my_pe - symm_g.win_first, per, symm_g.n_pes / per,
                   symm_g.my_pe / per, 2, "NVSHMEMX_TEAM_SAME_MYPE_NODE");
     symm_g.slot_team[2] = &same_mype_node;
@@ -121,9 +122,10 @@ static shmem_team_t team_of_index(int index, const char *call)
         return &symm_team_world;
     if (index == 1 || index == 2)
         return &symm_team_shared;
-    if (index == 3 && same_mype_why[0])
-        symm_fatal("%s(team=NVSHMEMX_TEAM_SAME_MYPE_NODE): not a team in this job: %s", call,
-                   same_mype_why);
+    if (index == 3 && same_mype_node.magic != SYMM_TEAM_LIVE)
+        symm_fatal("%s(team=NVSHMEMX_TEAM_SAME_MYPE_NODE): not a team in this job: its nodes "
+                   "have different numbers of PEs (this PE's has %d of %d)",
+                   call, symm_g.win_n, symm_g.n_pes);
     if (index == 3)
         return &same_mype_node;
     if (index < INDEX_PREDEFINED)
