@@ -35,8 +35,6 @@
  * `done` (nobody reads or writes its buffers any more). The collectives themselves are in
  * move.c (broadcast, fcollect, alltoall, collect, alltoalls) and reduce.c (reductions, scans).
  */
-#include <sched.h>
-
 #include "coll/engine.h"
 
 uint32_t symm_coll_posted_seen[SYMM_TEAM_SLOTS];
@@ -182,12 +180,7 @@ void symm_coll_begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op
         symm_g.epoch_hwm = c->e;
     c->par = c->e & 1;
     mine = slot_of(c, c->t->me);
-    c->cpu = -1;
-    if (symm_g.oversubscribed) {
-        c->cpu = sched_getcpu();
-        if (atomic_load_explicit(&mine->cpu.v, memory_order_relaxed) != (uint32_t)c->cpu)
-            atomic_store_explicit(&mine->cpu.v, (uint32_t)c->cpu, memory_order_relaxed);
-    }
+    c->cpu = symm_g.oversubscribed ? (int)symm_slot_note_cpu(mine) : -1;
     mine->args[c->par].op = op;
     mine->args[c->par].nelems = nelems;
     mine->args[c->par].root = root;

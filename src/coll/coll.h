@@ -4,6 +4,7 @@
 #ifndef SYMM_COLL_H
 #define SYMM_COLL_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,16 @@ void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *
                       size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);
 /* Starts this PE's record of the team in slot `slot`, whose epochs begin at base. */
 void symm_coll_slot_init(int slot, uint32_t base);
+/* With more PEs than CPUs: records in this PE's slot s the CPU it runs on now, which CPU-mates
+ * waiting in a barrier or a collective read; returns it. */
+static inline uint32_t symm_slot_note_cpu(symm_slot_t *s)
+{
+    uint32_t cpu = (uint32_t)sched_getcpu();
+
+    if (atomic_load_explicit(&s->cpu.v, memory_order_relaxed) != cpu)
+        atomic_store_explicit(&s->cpu.v, cpu, memory_order_relaxed);
+    return cpu;
+}
 /* CPUs the job's PEs share (sync/wait.c). */
 long symm_job_cpus(void);
 /* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
@@ -44,8 +55,6 @@ void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
 /* symm_wait_reach for a word that a PE of this node writes: across nodes it sleeps after its
  * yields instead of polling the network on (sync/wait.c). */
 void symm_wait_reach_local(_Atomic uint32_t *w, uint32_t target);
-/* Team barrier inside a collective, after begin recorded this PE's CPU (sync/barrier.c). */
-void symm_team_meet(symm_team_t *t);
 /* Bitwise AND of one 64-bit word over team t. */
 void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
 /* Maximum of one 64-bit word over team t. */

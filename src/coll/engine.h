@@ -155,7 +155,7 @@ static inline void saw_all(const coll_t *c, uint32_t e)
 /* The barrier of a call that posts_then_meets: after it every member has posted this call. */
 static inline void meet(const coll_t *c)
 {
-    symm_team_meet(c->t);
+    symm_team_barrier(c->t);
     saw_all(c, c->e);
 }
 

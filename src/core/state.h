@@ -118,8 +118,8 @@ typedef struct symm_slot {
     symm_word_t posted;
     symm_word_t done;
     symm_word_t argued;  /* under SHMEM_DEBUG: epoch whose arguments are in args[] */
-    /* With more PEs than CPUs: the CPU this PE ran on when it last entered a collective, and
-     * the epoch of the last barrier inside a collective it arrived at. */
+    /* With more PEs than CPUs: the CPU this PE ran on when it last entered a collective or a
+     * barrier, and the epoch of the last barrier it arrived at. */
     symm_word_t cpu;
     symm_word_t arrived;
     /* Teams that span nodes, on a node's first member: the barrier epoch of the last
