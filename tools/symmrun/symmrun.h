@@ -107,7 +107,7 @@ struct job {
     int n;
     int nodes;    /* virtual nodes: groups of consecutive PEs that reach each other over UCX */
     bool tag;
-    int bind;     /* -1: by default (core when PEs fit the CPUs), 0: none, 1: core */
+    int bind;     /* -1: by default (core), 0: none, 1: core (PEs share CPUs past their count) */
     int ncpus;    /* CPUs this launcher may use, in cpus[] */
     int *cpus;
     double timeout;
