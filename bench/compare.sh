@@ -18,7 +18,8 @@
 #
 # The machine may be shared, and a busy neighbour only ever makes a figure worse: so the whole
 # set runs BENCH_ROUNDS times (default 5), symm and OSHMEM taking turns at each configuration,
-# and each side's figure is its best round (each round's figure being the median of its trials).
+# and each side's figure is its best round (each round's figure being the median of its trials);
+# a collective, the difference of two timed loops, takes each loop's best round.
 #
 # Usage: bench/compare.sh [SYMM_BUILD_DIR]   (default $SYMM_BUILD, else ./build)
 # Environment: BENCH_DOC, BENCH_ROUNDS, BENCH_JOB_RUNS, BENCH_TIMEOUT (seconds one job may take),
@@ -62,6 +63,8 @@ fi
 plot=${doc%.md}-nodes.png
 
 # case|PEs|targets|what is measured. PEs: N on one node, or NnK for N PEs in K virtual nodes.
+# A collective's case written CASE+barrier is its call followed by a barrier, the first of the
+# two timed loops whose difference is the row CASE.
 # Targets, all of which must hold (none: the row is shown, not judged): osh<=R (symm/OSHMEM at
 # most R; >= for figures where higher is better), self<L or self<=L (symm's own figure),
 # floor:NAME<=R (symm over the floor NAME of this run), flat<=R (symm over symm's own figure with
@@ -82,6 +85,7 @@ barrier_all|4|osh<=0.75|shmem_barrier_all, latency
 lock|4||shmem_set_lock + shmem_clear_lock, every PE on one lock, time per acquisition
 lock_fair|4|self<=2|acquisitions of the most over the least served PE in 50 ms of contention
 broadcast_8|2|osh<=0.5|broadcast of 8 B from PE 0
+broadcast_8+barrier|2||broadcast of 8 B from PE 0 followed by shmem_barrier_all (the row above before the barrier is taken off)
 broadcast_4k|2||broadcast of 4 KiB from PE 0
 broadcast_1m|2|osh<=0.6|broadcast of 1 MiB from PE 0
 fcollect_8|2|osh<=0.5|fcollect of 8 B per PE
@@ -95,6 +99,7 @@ sum_reduce_4k|2||sum reduction of 4 KiB of longs
 sum_reduce_1m|2|osh<=0.6|sum reduction of 1 MiB of longs
 sum_reduce_1m|2|floor:sum_1m<=2|sum reduction of 1 MiB of longs, against one core summing 1 MiB
 broadcast_8|4|osh<=0.5|broadcast of 8 B from PE 0
+broadcast_8+barrier|4||broadcast of 8 B from PE 0 followed by shmem_barrier_all (the row above before the barrier is taken off)
 broadcast_4k|4||broadcast of 4 KiB from PE 0
 broadcast_1m|4|osh<=0.6|broadcast of 1 MiB from PE 0
 fcollect_8|4|osh<=0.5|fcollect of 8 B per PE
@@ -145,6 +150,8 @@ sum_1m|sum_reduce_1m|2|one core computing c[i] = a[i] + b[i] over 1 MiB of longs
 sum_1m|sum_reduce_1m|4|the same
 copy_1m|alltoall_1m|2|one core copying 1 MiB into 1 MiB, every other pass backwards (what each PE of a 2-PE alltoall of 1 MiB copies)
 copy_2m|alltoall_1m|4|one core copying 2 MiB into 2 MiB, the same way (what each CPU copies in a 4-PE alltoall of 1 MiB on 2 CPUs)
+flag_turns|broadcast_8+barrier|2|two processes on two CPUs taking turns on one flag, each raising it and spinning until the other has: the round trip of one cache line, what a broadcast and a barrier cost at the least between two PEs (the data goes out, the arrival comes back)
+yield_pingpong|broadcast_8+barrier|4|two processes sharing one CPU, each yielding it until the other has taken its turn: two context switches, what a broadcast and a barrier cost the root'"'"'s CPU at the least when 4 PEs share 2 CPUs
 ucx_rtt|put8_quiet|2n2|a round trip over the network: twice the one-way latency of UCX'"'"'s 8-B active-message ping-pong between two processes on the same transports (ucx_perftest ucp_am_lat)
 ucx_rtt|g8|2n2|the same round trip
 ucx_rtt|fetch_add|2n2|the same round trip
@@ -413,7 +420,8 @@ job_line() {
 # column's rows in table order (the job row is timed apart), and the sweep where it belongs.
 pe_counts=$(awk -F'|' '$1 != "job" && !seen[$2]++ { print $2 }' <<<"$ROWS")
 cases_at() {
-    awk -F'|' -v n="$1" '$1 != "job" && $2 == n && !seen[$1]++ { print $1 }' <<<"$ROWS"
+    awk -F'|' -v n="$1" '$1 != "job" && $2 == n { sub(/\+barrier$/, "", $1) }
+        $1 != "job" && $2 == n && !seen[$1]++ { print $1 }' <<<"$ROWS"
     if [ "$1" = "$sweep_at" ]; then echo sweep; fi
 }
 
@@ -477,22 +485,36 @@ if draw_plot; then plotted=yes; fi
 
 # ---- report ------------------------------------------------------------------------------
 # value IMPL CASE [SPEC]: the best figure of all rounds (the highest bandwidth, the lowest time
-# or ratio), or nothing. A collective whose result was wrong gives no figure, nor does a time
-# that is not positive (a barrier trial slower than its collective trial, on a busy machine).
+# or ratio), or nothing. A collective's figure is the difference of two timed loops, and the
+# least difference over rounds would pick the round whose barrier loop a busy neighbour slowed
+# most: so each loop keeps its best round, and the figure is their difference (for CASE+barrier,
+# the first loop's). A collective whose result was wrong gives no figure, nor does a time that
+# is not positive (a barrier loop slower than its collective loop, on a busy machine).
 value() {
     awk -v impl="$1" -v c="$2" -v n="${3:-}" '
+        BEGIN { whole = sub(/\+barrier$/, "", c) }
         { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
         { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
         f["impl"] == impl && f["case"] == c && (n == "" || spec == n) && f["check"] != "wrong" {
+            if ("with_barrier" in f) {
+                w = f["with_barrier"] + 0; b = f["barrier"] + 0
+                if (!loops || w < bw) bw = w
+                if (!loops || b < bb) bb = b
+                loops = 1
+                next
+            }
             v = f["value"] + 0; up = f["unit"] == "GB/s"
             if (v <= 0) next
             if (!seen || (up && v > best) || (!up && v < best)) best = v
             seen = 1
         }
-        END { if (seen) print best }' "$results"
+        END {
+            if (loops) { best = whole ? bw : bw - bb; seen = best > 0 }
+            if (seen) print best
+        }' "$results"
 }
 unit_of() {
-    awk -v c="$1" '{ for (i = 1; i <= NF; i++) if ($i == "case=" c) for (j = 1; j <= NF; j++)
+    awk -v c="${1%+barrier}" '{ for (i = 1; i <= NF; i++) if ($i == "case=" c) for (j = 1; j <= NF; j++)
         if ($j ~ /^unit=/) { sub(/^unit=/, "", $j); print $j; exit } }' "$results"
 }
 # fmt V: three significant digits, without exponents.
@@ -633,7 +655,8 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "collectives, barriers and the lock involve every PE. A run of the benchmark gives each"
     echo "figure as the median of 7 trials of about 10 ms, after warm-up; the set runs $rounds"
     echo "times, symm and OSHMEM taking turns, and each side keeps its best round (a busy machine"
-    echo "only makes figures worse). A job's start to finish is the median wall time of $job_runs"
+    echo "only makes figures worse; a collective keeps the best round of each of its two timed"
+    echo "loops, below). A job's start to finish is the median wall time of $job_runs"
     echo "launches of an init/finalize program, the two sides alternating. Ratios are symm/OSHMEM;"
     echo "for latencies and times lower is better, for bandwidths (GB/s, decimal) higher."
     echo
@@ -643,10 +666,22 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "  all in an alltoall (split evenly over the PEs, at least 8 B per pair; the reading under"
     echo "  which OSHMEM's alltoall takes about half its fcollect's time, as in the figures the"
     echo "  targets were set with), the array reduced): each call is followed by shmem_barrier_all, and"
-    echo "  each trial by a trial of shmem_barrier_all alone with the same count; the figure is the"
-    echo "  median over trials of the difference, the collective's own time. A difference that is not"
-    echo "  positive (possible only when the machine is busy) gives no figure. After the trials every"
-    echo "  PE checks the last result; a wrong one gives no figure. The calls measured:"
+    echo "  each trial by a trial of shmem_barrier_all alone with the same count. Each loop's time is"
+    echo "  the median over its trials and keeps its best round; the figure is the difference, the"
+    echo "  collective's own time (the least difference of a round would be the round whose barrier"
+    echo "  loop a neighbour slowed most). A difference that is not positive (possible only when the"
+    echo "  machine is busy) gives no figure. After the trials every PE checks the last result; a"
+    echo "  wrong one gives no figure. A row named \"followed by"
+    echo "  shmem_barrier_all\" shows the first loop alone, and has a floor whatever the library:"
+    echo "  - 2 PEs on 2 CPUs: the round trip of one cache line (floor flag_turns), since the"
+    echo "    data must reach the other PE before it arrives at the barrier, and its arrival must"
+    echo "    come back; a barrier alone needs the line to cross once, both ways at the same time;"
+    echo "  - 4 PEs on 2 CPUs: two context switches on the root's CPU (floor yield_pingpong): the"
+    echo "    root posts, its CPU-mate copies and arrives, and the root needs the CPU again once"
+    echo "    the barrier releases it; a barrier alone needs one switch per CPU."
+    echo ""
+    echo "  So a broadcast's own figure is at least that floor less the barrier's time: the"
+    echo "  faster the barrier, the less of the broadcast it can hide. The calls measured:"
     echo "  - symm: $(api_text "$symm_api");"
     echo "  - OSHMEM: $(api_text "$osh_api")."
     if [ "$symm_api" != "$osh_api" ]; then
@@ -682,7 +717,7 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "- kernel: $(uname -sr)"
     echo "- load average (1, 5, 15 min) at start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- OSHMEM: $osh_version (shmem.h: OpenSHMEM $osh_spec), launched with \`oshrun --allow-run-as-root --mca osc ^rdma -np N\` (\`--oversubscribe\` past $(nproc) PEs)"
-    echo "- symm (shmem.h: OpenSHMEM $symm_spec): \`$(basename "$build")/tools/symmrun -n N\` (each PE bound to a CPU of its own when they fit), source $(git -C "$root" describe --always --dirty 2>/dev/null || echo "outside git")"
+    echo "- symm (shmem.h: OpenSHMEM $symm_spec): \`$(basename "$build")/tools/symmrun -n N\` (each PE bound to a CPU of its own when they fit, else consecutive PEs sharing one), source $(git -C "$root" describe --always --dirty 2>/dev/null || echo "outside git")"
     most_pes=$(awk -F'|' '$2 + 0 > m { m = $2 + 0 } END { print m + 0 }' <<<"$ROWS")
     if [ "$most_pes" -gt "$(nproc)" ]; then
         echo "- rows at more PEs than the $(nproc) CPUs run oversubscribed: PEs share CPUs on both"

@@ -14,7 +14,12 @@
  * MAP_SHARED anonymous page: a barrier, each raising its flag and spinning on the other's (the
  * cost of a two-PE barrier), and a ping-pong, each writing 8 bytes and then a flag on another
  * cache line into the other's half of the page and spinning on the flag in its own half (the
- * round trip of a put with signal answered by one). Trials and output follow bench.c: the
+ * round trip of a put with signal answered by one), and taking turns on one flag, each raising
+ * it and spinning until the other has raised it again (the round trip of one line, what a
+ * broadcast followed by a barrier needs between two PEs at the least: the data goes out, the
+ * arrival comes back); and the two pinned to one CPU taking turns, each yielding the CPU until
+ * the other has taken its turn (a round trip of two context switches: what PEs that share a
+ * CPU pay when each waits for the other). Trials and output follow bench.c: the
  * median of TRIALS trials of about TRIAL_NS each, one line per floor,
  * `case=NAME pes=N value=V unit=ns stat=median ...`.
  */
@@ -69,6 +74,7 @@ typedef struct {
     int procs;
     floors_kernel_t kernel; /* run by process 0, which times it */
     void (*partner)(void);  /* process 1's side, when procs is 2; returns on STOP */
+    int one_cpu;            /* process 1 shares process 0's CPU */
 } floors_case_t;
 
 static void k_store_fence(long iters)
@@ -184,14 +190,72 @@ static void partner_pingpong(void)
         pong_send(0, n);
 }
 
+/* Turns: process 0 takes odd turns, process 1 even ones; each hands the turn over and waits
+ * until it comes back, spinning (two CPUs: the flag's line crosses twice a round trip) or
+ * yielding (one CPU: two context switches a round trip). flag[0] holds the last turn taken,
+ * or STOP. */
+static int yields;
+
+static long turn_wait(long turn)
+{
+    long v;
+
+    while ((v = atomic_load_explicit(&page->flag[0].v, memory_order_acquire)) < turn && v != STOP)
+        if (yields)
+            sched_yield();
+    return v;
+}
+
+static void k_turns(long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        long n = ++rounds;
+        atomic_store_explicit(&page->flag[0].v, 2 * n - 1, memory_order_release);
+        turn_wait(2 * n);
+    }
+}
+
+static void partner_turns(void)
+{
+    for (long n = ++rounds; turn_wait(2 * n - 1) != STOP; n = ++rounds)
+        atomic_store_explicit(&page->flag[0].v, 2 * n, memory_order_release);
+}
+
+static void k_spin_turns(long iters)
+{
+    yields = 0;
+    k_turns(iters);
+}
+
+static void partner_spin_turns(void)
+{
+    yields = 0;
+    partner_turns();
+}
+
+static void k_yield_turns(long iters)
+{
+    yields = 1;
+    k_turns(iters);
+}
+
+static void partner_yield_turns(void)
+{
+    yields = 1;
+    partner_turns();
+}
+
 static const floors_case_t floors[] = {
-    {"store_fence", 1, k_store_fence, NULL},
-    {"cached_load", 1, k_cached_load, NULL},
-    {"sum_1m", 1, k_sum_1m, NULL},
-    {"copy_1m", 1, k_copy_1m, NULL},
-    {"copy_2m", 1, k_copy_2m, NULL},
-    {"flag_barrier", 2, k_flag_barrier, partner_barrier},
-    {"flag_pingpong", 2, k_pingpong, partner_pingpong},
+    {.name = "store_fence", .procs = 1, .kernel = k_store_fence},
+    {.name = "cached_load", .procs = 1, .kernel = k_cached_load},
+    {.name = "sum_1m", .procs = 1, .kernel = k_sum_1m},
+    {.name = "copy_1m", .procs = 1, .kernel = k_copy_1m},
+    {.name = "copy_2m", .procs = 1, .kernel = k_copy_2m},
+    {.name = "flag_barrier", .procs = 2, .kernel = k_flag_barrier, .partner = partner_barrier},
+    {.name = "flag_pingpong", .procs = 2, .kernel = k_pingpong, .partner = partner_pingpong},
+    {.name = "flag_turns", .procs = 2, .kernel = k_spin_turns, .partner = partner_spin_turns},
+    {.name = "yield_pingpong", .procs = 2, .kernel = k_yield_turns, .partner = partner_yield_turns,
+     .one_cpu = 1},
 };
 #define NFLOORS (sizeof(floors) / sizeof(floors[0]))
 
@@ -276,7 +340,7 @@ static int run_pair(const floors_case_t *f)
         return -1;
     }
     if (child == 0) {
-        pin(1);
+        pin(f->one_cpu ? 0 : 1);
         f->partner();
         _exit(0);
     }
