@@ -194,7 +194,7 @@ static void partner_pingpong(void)
  * until it comes back, spinning (two CPUs: the flag's line crosses twice a round trip) or
  * yielding (one CPU: two context switches a round trip). flag[0] holds the last turn taken,
  * or STOP. */
-static int yields;
+static int yields; /* the pair shares one CPU (set before the partner is forked) */
 
 static long turn_wait(long turn)
 {
@@ -221,30 +221,6 @@ static void partner_turns(void)
         atomic_store_explicit(&page->flag[0].v, 2 * n, memory_order_release);
 }
 
-static void k_spin_turns(long iters)
-{
-    yields = 0;
-    k_turns(iters);
-}
-
-static void partner_spin_turns(void)
-{
-    yields = 0;
-    partner_turns();
-}
-
-static void k_yield_turns(long iters)
-{
-    yields = 1;
-    k_turns(iters);
-}
-
-static void partner_yield_turns(void)
-{
-    yields = 1;
-    partner_turns();
-}
-
 static const floors_case_t floors[] = {
     {.name = "store_fence", .procs = 1, .kernel = k_store_fence},
     {.name = "cached_load", .procs = 1, .kernel = k_cached_load},
@@ -253,8 +229,8 @@ static const floors_case_t floors[] = {
     {.name = "copy_2m", .procs = 1, .kernel = k_copy_2m},
     {.name = "flag_barrier", .procs = 2, .kernel = k_flag_barrier, .partner = partner_barrier},
     {.name = "flag_pingpong", .procs = 2, .kernel = k_pingpong, .partner = partner_pingpong},
-    {.name = "flag_turns", .procs = 2, .kernel = k_spin_turns, .partner = partner_spin_turns},
-    {.name = "yield_pingpong", .procs = 2, .kernel = k_yield_turns, .partner = partner_yield_turns,
+    {.name = "flag_turns", .procs = 2, .kernel = k_turns, .partner = partner_turns},
+    {.name = "yield_pingpong", .procs = 2, .kernel = k_turns, .partner = partner_turns,
      .one_cpu = 1},
 };
 #define NFLOORS (sizeof(floors) / sizeof(floors[0]))
@@ -334,6 +310,7 @@ static int run_pair(const floors_case_t *f)
 
     memset(page, 0, sizeof(*page));
     rounds = 0;
+    yields = f->one_cpu;
     child = fork();
     if (child < 0) {
         perror("floors: fork");
