@@ -4,8 +4,12 @@
  * Distributed locks: a ticket lock in the symmetric long on PE 0. Its low 32 bits count the
  * tickets served, its high 32 bits the tickets taken; a PE takes a ticket with one atomic add
  * and waits until it is served, so PEs are served in arrival order and none starves. A waiter
- * sleeps on the served half itself (a shared futex), and the PE that releases wakes sleepers
- * when a ticket is still waiting. A clear first completes the PE's puts (as shmem_quiet), so
+ * spins briefly (with more PEs than CPUs it yields instead: the holder, or the PE whose ticket
+ * comes next, may need its CPU), then sleeps on the served half itself (a shared futex), and
+ * the PE that releases wakes sleepers when a ticket is still waiting. Spinning there let the
+ * PEs that held their CPUs take the lock over and over while their CPU-mates waited for a CPU
+ * with no ticket: 4 PEs on 2 CPUs, 334 against 99,356 acquisitions in 50 ms, where yielding
+ * gives 2,048 against 2,335 (5.1 us an acquisition, Open MPI's OpenSHMEM 21 us). A clear first completes the PE's puts (as shmem_quiet), so
  * the next holder sees the data written under the lock. When PE 0 is on another node the same
  * words are reached by the network transport's atomics.
  */
@@ -69,8 +73,11 @@ SYMM_EXPORT void shmem_set_lock(long *lock)
     t = (ticket_t){(_Atomic uint32_t *)&w[0], (_Atomic uint32_t *)&w[1], 0};
     t.mine = atomic_fetch_add_explicit(t.taken, 1, memory_order_seq_cst);
     for (int spins = 0; !served(&t); spins++) {
-        if (spins < 256) {
-            symm_cpu_relax();
+        if (symm_g.oversubscribed ? spins < symm_g.yields : spins < 256) {
+            if (symm_g.oversubscribed)
+                sched_yield();
+            else
+                symm_cpu_relax();
             continue;
         }
         now = atomic_load_explicit(t.served, memory_order_acquire);
