@@ -29,7 +29,11 @@
  * parts publish their part and then meet in one team barrier (each PE woken once) instead of
  * waiting for each member in turn; after it every member has posted e. Every PE records the
  * CPU it entered the call on, and a PE that waits for a member last seen on its own CPU
- * yields at once instead of spinning: the member needs this CPU to get on.
+ * yields at once instead of spinning: the member needs this CPU to get on. A PE that waits for
+ * a part published on another CPU (a broadcast's) spins while every CPU-mate has posted the
+ * call, so waits as well, and yields while one has not: yielding to mates that only wait
+ * passes the CPU around, a context switch each time, and the part is seen a switch late
+ * (4 PEs on 2 CPUs, a broadcast of 8 B and a barrier: 2.2 to 1.8 us).
  *
  * Large data is read from the users' own buffers, so a call ends when every member has posted
  * `done` (nobody reads or writes its buffers any more). The collectives themselves are in
@@ -38,6 +42,10 @@
 #include "coll/engine.h"
 
 uint32_t symm_coll_posted_seen[SYMM_TEAM_SLOTS];
+
+/* A wait for a published part spins for at most this many pauses in all while no CPU-mate
+ * needs the CPU (as the central barrier's wait does). */
+#define BESIDE_SPINS 2048
 
 void symm_coll_slot_init(int slot, uint32_t base)
 {
@@ -160,6 +168,39 @@ void symm_coll_wake_later(const coll_t *c, size_t nb)
     wake_members(c, WORD(c, c->t->me, posted));
     if (nb && nb <= SYMM_CELL_BYTES)
         wake_members(c, &cell_of(c, c->t->me)->epoch);
+}
+
+typedef struct beside {
+    const coll_t *c;
+    _Atomic uint32_t *w;
+} beside_t;
+
+static int beside_reached(const void *arg)
+{
+    const beside_t *b = arg;
+
+    return (int32_t)(atomic_load_explicit(b->w, memory_order_acquire) - b->c->e) >= 0;
+}
+
+/* Whether every other member last seen on this PE's CPU has posted the call. */
+static int mates_posted(const void *arg)
+{
+    const coll_t *c = ((const beside_t *)arg)->c;
+
+    for (int i = 0; i < c->t->size; i++)
+        if (i != c->t->me &&
+            (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) == c->cpu &&
+            (int32_t)(atomic_load_explicit(WORD(c, i, posted), memory_order_relaxed) - c->e) < 0)
+            return 0;
+    return 1;
+}
+
+void symm_coll_wait_beside(const coll_t *c, _Atomic uint32_t *w)
+{
+    beside_t b = {c, w};
+
+    if (!symm_wait_beside(beside_reached, mates_posted, &b, BESIDE_SPINS))
+        symm_wait_reach(w, c->e);
 }
 
 void symm_coll_finish(const coll_t *c)

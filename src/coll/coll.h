@@ -52,6 +52,30 @@ static inline uint32_t symm_slot_note_cpu(symm_slot_t *s)
 long symm_job_cpus(void);
 /* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
 void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
+/* With more PEs than CPUs, the first phase of a wait for ready(arg) beside CPU-mates: spins
+ * (at most `spins` pauses in all) while idle(arg) says that no CPU-mate needs this CPU (each
+ * waits as well, for a PE on another CPU), else yields, where a spin would hold the CPU from a
+ * mate that has work and a yield to a mate that only waits would cost a context switch for
+ * nothing. 1 when ready, 0 when its yields ran out and the caller should sleep. */
+static inline int symm_wait_beside(int (*ready)(const void *arg), int (*idle)(const void *arg),
+                                   const void *arg, int spins)
+{
+    for (int i = 0; i < symm_g.yields;) {
+        if (ready(arg))
+            return 1;
+        if (spins > 0 && idle(arg)) {
+            for (int k = 0; k < 16; k++, spins--) {
+                if (ready(arg))
+                    return 1;
+                symm_cpu_relax();
+            }
+            continue;
+        }
+        sched_yield();
+        i++;
+    }
+    return 0;
+}
 /* symm_wait_reach for a word that a PE of this node writes: across nodes it sleeps after its
  * yields instead of polling the network on (sync/wait.c). */
 void symm_wait_reach_local(_Atomic uint32_t *w, uint32_t target);

@@ -62,6 +62,10 @@ static inline int symm_coll_pair(const coll_t *c, size_t nb)
 }
 const char *symm_coll_pair_exchange(const coll_t *c, const void *part, size_t nb);
 void symm_coll_pair_done(const coll_t *c);
+/* With more PEs than CPUs: waits until w reaches the call's epoch, written by a member on
+ * another CPU, spinning while every CPU-mate has posted the call and yielding while one has
+ * not (a mate that has not posted needs this CPU to get on). */
+void symm_coll_wait_beside(const coll_t *c, _Atomic uint32_t *w);
 /* Ends a large-data call: nobody reads this PE's buffers after it returns. */
 void symm_coll_finish(const coll_t *c);
 /* Fatal when [dest, dest + dlen) and [source, source + slen) overlap. */
@@ -159,6 +163,22 @@ static inline void meet(const coll_t *c)
     saw_all(c, c->e);
 }
 
+/* Waits until member i raises w to this call's epoch, where w says that i's small part is
+ * published. With more PEs than CPUs only a broadcast waits so (gathers and reductions meet in
+ * a barrier first), and a CPU-mate that posted it waits for the root's part as well: when the
+ * root runs elsewhere the wait spins while every mate has posted and yields while one has not;
+ * a root on this CPU is waited for by yielding. */
+static inline void wait_part(const coll_t *c, int i, _Atomic uint32_t *w)
+{
+    if ((int32_t)(atomic_load_explicit(w, memory_order_acquire) - c->e) >= 0)
+        return;
+    if (symm_g.oversubscribed &&
+        (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) != c->cpu)
+        symm_coll_wait_beside(c, w);
+    else
+        wait_word(c, i, w, c->e);
+}
+
 typedef struct symm_cell cell_t;
 
 static inline cell_t *cell_of(const coll_t *c, int i)
@@ -171,11 +191,11 @@ static inline const char *published(const coll_t *c, int i, size_t nb)
 {
     if (nb <= SYMM_CELL_BYTES) {
         cell_t *cell = cell_of(c, i);
-        wait_word(c, i, &cell->epoch, c->e);
+        wait_part(c, i, &cell->epoch);
         return (const char *)cell->data;
     }
     if (i != c->t->me)
-        wait_member(c, i);
+        wait_part(c, i, WORD(c, i, posted));
     return slot_of(c, i)->scratch[c->par];
 }
 

@@ -75,45 +75,38 @@ static int released(symm_slot_t *root, uint32_t epoch)
     return (int32_t)(atomic_load_explicit(&root->release.v, memory_order_acquire) - epoch) >= 0;
 }
 
-/* Whether every other member last seen on CPU `cpu` has arrived at barrier `epoch`. */
-static int mates_arrived(symm_team_t *t, uint32_t epoch, uint32_t cpu)
+typedef struct meeting {
+    symm_team_t *t;
+    symm_slot_t *root;
+    uint32_t epoch, cpu;
+} meeting_t;
+
+static int meeting_released(const void *arg)
 {
-    for (int i = 0; i < t->size; i++) {
-        symm_slot_t *s = symm_slot(t, i);
-        if (i != t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == cpu &&
-            (int32_t)(atomic_load_explicit(&s->arrived.v, memory_order_relaxed) - epoch) < 0)
+    const meeting_t *m = arg;
+
+    return released(m->root, m->epoch);
+}
+
+/* Whether every other member last seen on this PE's CPU has arrived at the barrier. */
+static int mates_arrived(const void *arg)
+{
+    const meeting_t *m = arg;
+
+    for (int i = 0; i < m->t->size; i++) {
+        symm_slot_t *s = symm_slot(m->t, i);
+        if (i != m->t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == m->cpu &&
+            (int32_t)(atomic_load_explicit(&s->arrived.v, memory_order_relaxed) - m->epoch) < 0)
             return 0;
     }
     return 1;
 }
 
-/* The first phase of a wait for the release: spins while its CPU-mates have all arrived,
- * else yields. 1 when released, 0 when the PE should go to sleep. */
-static int yield_phase(symm_team_t *t, symm_slot_t *root, uint32_t epoch, uint32_t cpu)
-{
-    int spins = MEET_SPINS;
-
-    for (int i = 0; i < symm_g.yields;) {
-        if (released(root, epoch))
-            return 1;
-        if (spins > 0 && mates_arrived(t, epoch, cpu)) {
-            for (int k = 0; k < 16; k++, spins--) {
-                if (released(root, epoch))
-                    return 1;
-                symm_cpu_relax();
-            }
-            continue;
-        }
-        sched_yield();
-        i++;
-    }
-    return 0;
-}
-
 static void central(symm_team_t *t, uint32_t epoch)
 {
     symm_slot_t *root = symm_slot(t, 0), *mine = symm_slot(t, t->me);
-    uint32_t seen, cpu = symm_slot_note_cpu(mine);
+    uint32_t seen;
+    meeting_t m = {t, root, epoch, symm_slot_note_cpu(mine)};
 
     atomic_store_explicit(&mine->arrived.v, epoch, memory_order_relaxed);
     if (atomic_fetch_add_explicit(&root->arrive.v, 1, memory_order_seq_cst) ==
@@ -124,7 +117,7 @@ static void central(symm_team_t *t, uint32_t epoch)
             symm_futex_wake(&root->release.v);
         return;
     }
-    if (yield_phase(t, root, epoch, cpu))
+    if (symm_wait_beside(meeting_released, mates_arrived, &m, MEET_SPINS))
         return;
     for (;;) {
         atomic_fetch_add_explicit(&root->release_sleepers.v, 1, memory_order_seq_cst);
