@@ -43,10 +43,6 @@
 
 uint32_t symm_coll_posted_seen[SYMM_TEAM_SLOTS];
 
-/* A wait for a published part spins for at most this many pauses in all while no CPU-mate
- * needs the CPU (as the central barrier's wait does). */
-#define BESIDE_SPINS 2048
-
 void symm_coll_slot_init(int slot, uint32_t base)
 {
     symm_coll_posted_seen[slot] = base;
@@ -187,19 +183,14 @@ static int mates_posted(const void *arg)
 {
     const coll_t *c = ((const beside_t *)arg)->c;
 
-    for (int i = 0; i < c->t->size; i++)
-        if (i != c->t->me &&
-            (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) == c->cpu &&
-            (int32_t)(atomic_load_explicit(WORD(c, i, posted), memory_order_relaxed) - c->e) < 0)
-            return 0;
-    return 1;
+    return symm_mates_reached(c->t, (uint32_t)c->cpu, offsetof(symm_slot_t, posted), c->e);
 }
 
 void symm_coll_wait_beside(const coll_t *c, _Atomic uint32_t *w)
 {
     beside_t b = {c, w};
 
-    if (!symm_wait_beside(beside_reached, mates_posted, &b, BESIDE_SPINS))
+    if (!symm_wait_beside(beside_reached, mates_posted, &b, SYMM_BESIDE_SPINS))
         symm_wait_reach(w, c->e);
 }
 

@@ -57,6 +57,8 @@ void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
  * waits as well, for a PE on another CPU), else yields, where a spin would hold the CPU from a
  * mate that has work and a yield to a mate that only waits would cost a context switch for
  * nothing. 1 when ready, 0 when its yields ran out and the caller should sleep. */
+/* Pauses in all that such a wait spins for at most before it yields only. */
+#define SYMM_BESIDE_SPINS 2048
 static inline int symm_wait_beside(int (*ready)(const void *arg), int (*idle)(const void *arg),
                                    const void *arg, int spins)
 {
@@ -75,6 +77,20 @@ static inline int symm_wait_beside(int (*ready)(const void *arg), int (*idle)(co
         i++;
     }
     return 0;
+}
+/* Whether every other member of t last seen on CPU `cpu` has raised the word at offset
+ * `field` of its slot (posted, arrived) to epoch: the idle test of a wait beside CPU-mates. */
+static inline int symm_mates_reached(const symm_team_t *t, uint32_t cpu, size_t field,
+                                     uint32_t epoch)
+{
+    for (int i = 0; i < t->size; i++) {
+        symm_slot_t *s = symm_slot(t, i);
+        _Atomic uint32_t *w = (_Atomic uint32_t *)((char *)s + field);
+        if (i != t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == cpu &&
+            (int32_t)(atomic_load_explicit(w, memory_order_relaxed) - epoch) < 0)
+            return 0;
+    }
+    return 1;
 }
 /* symm_wait_reach for a word that a PE of this node writes: across nodes it sleeps after its
  * yields instead of polling the network on (sync/wait.c). */

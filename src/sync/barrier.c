@@ -63,11 +63,6 @@ static void dissemination(symm_team_t *t, uint32_t epoch)
     }
 }
 
-/* A wait for the release spins instead of yielding (for at most this many pauses in all) while
- * every member last seen on its CPU has arrived: none of those needs the CPU, and a yield would
- * only hand it to one that yields it back. */
-#define MEET_SPINS 2048
-
 /* Epochs only grow (a slot handed to a new team continues above its old values), so a late
  * waiter of an old team is never confused by what a new team writes. */
 static int released(symm_slot_t *root, uint32_t epoch)
@@ -88,18 +83,13 @@ static int meeting_released(const void *arg)
     return released(m->root, m->epoch);
 }
 
-/* Whether every other member last seen on this PE's CPU has arrived at the barrier. */
+/* Whether every other member last seen on this PE's CPU has arrived at the barrier: none of
+ * those needs the CPU, so the wait for the release spins instead of yielding. */
 static int mates_arrived(const void *arg)
 {
     const meeting_t *m = arg;
 
-    for (int i = 0; i < m->t->size; i++) {
-        symm_slot_t *s = symm_slot(m->t, i);
-        if (i != m->t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == m->cpu &&
-            (int32_t)(atomic_load_explicit(&s->arrived.v, memory_order_relaxed) - m->epoch) < 0)
-            return 0;
-    }
-    return 1;
+    return symm_mates_reached(m->t, m->cpu, offsetof(symm_slot_t, arrived), m->epoch);
 }
 
 static void central(symm_team_t *t, uint32_t epoch)
@@ -117,7 +107,7 @@ static void central(symm_team_t *t, uint32_t epoch)
             symm_futex_wake(&root->release.v);
         return;
     }
-    if (symm_wait_beside(meeting_released, mates_arrived, &m, MEET_SPINS))
+    if (symm_wait_beside(meeting_released, mates_arrived, &m, SYMM_BESIDE_SPINS))
         return;
     for (;;) {
         atomic_fetch_add_explicit(&root->release_sleepers.v, 1, memory_order_seq_cst);
