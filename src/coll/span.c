@@ -150,7 +150,8 @@ static void box_wait(symm_team_t *t, int k, uint32_t parts)
 }
 
 /* A broadcast through the members' cells. */
-static void boxed_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
+static void boxed_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root,
+                            int root_dest)
 {
     int k;
     struct symm_cell *box = next_box(t, &k);
@@ -159,7 +160,7 @@ static void boxed_broadcast(symm_team_t *t, void *dest, const void *source, size
         for (int i = 0; i < t->size; i++)
             if (i != root)
                 box_push(t, i, box, 0, source, nb);
-        if (dest != source)
+        if (root_dest && dest != source)
             memmove(dest, source, nb);
         return;
     }
@@ -185,12 +186,15 @@ static void boxed_gather(symm_team_t *t, void *dest, const void *source, size_t 
             memcpy((char *)dest + (size_t)i * nb, box->data + (size_t)i * nb, nb);
 }
 
-void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
+void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root,
+                         int root_dest)
 {
     int from = symm_team_pe(t, root);
 
+    if (root_dest && dest == source)
+        root_dest = 0;
     if (boxes(nb, 1)) {
-        boxed_broadcast(t, dest, source, nb, root);
+        boxed_broadcast(t, dest, source, nb, root, root_dest);
         return;
     }
     if (pushes(dest, nb)) {
@@ -199,7 +203,7 @@ void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t 
             for (int i = 0; i < t->size; i++)
                 if (i != root)
                     push(t, i, dest, source, nb);
-            if (dest != source)
+            if (root_dest)
                 memcpy(dest, source, nb);
         } else {
             take(t, 1);
@@ -208,7 +212,7 @@ void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t 
     }
     symm_team_barrier(t);
     if (t->me == root) {
-        if (dest != source)
+        if (root_dest)
             memcpy(dest, source, nb);
     } else if (!remote(from) || !shares(t, dest)) {
         symm_peer_get(dest, source, nb, from);
