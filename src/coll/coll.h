@@ -112,7 +112,8 @@ void symm_coll_and64(symm_team_t *t, uint64_t *out, uint64_t in);
 void symm_coll_max64(symm_team_t *t, uint64_t *out, uint64_t in);
 
 /* Collectives of teams whose members span nodes (span.c); dest and source are symmetric. */
-/* root_dest: whether the root's dest receives the data too (0: the active-set form). */
+/* root_dest: whether the root copies source into its dest (0: dest is source, or the
+ * active-set form, which leaves the root's dest alone). */
 void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root,
                          int root_dest);
 /* Member i's part for this PE: nb bytes at source + pick * (this PE's index) on i. */

@@ -95,7 +95,7 @@ static void copy_call(symm_team_t *t, void *dest, const void *src, size_t n)
 
 /* ---- broadcast ---------------------------------------------------------------------------- */
 /* root_dest: whether the root's dest receives the data too (the active-set form leaves it
- * alone). */
+ * alone); dropped here when dest is source, so below it means that the root copies. */
 static void broadcast_body(shmem_team_t team, const char *call, void *dest,
                            const void *source, size_t nb, size_t es, int root, int root_dest)
 {
@@ -105,6 +105,8 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     if (root < 0 || root >= t->size)
         symm_fatal("%s(team=%p, PE_root=%d): root is out of range (the team has %d PEs)", call,
                    (void *)team, root, t->size);
+    if (dest == source)
+        root_dest = 0;
     if (t->net && !on_device(dest, source)) {
         symm_span_broadcast(t, dest, source, nb, root, root_dest);
         return;
@@ -117,12 +119,8 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
         symm_gpu_host_coll(call, SYMM_GPU_BCAST, (void *)team, dest, source, nb, root);
         return;
     }
-    if (t->me != root || root_dest) {
-        if (dest == source)
-            root_dest = 0; /* nothing to copy on the root */
-        else
-            symm_coll_check_disjoint(call, dest, nb, source, nb);
-    }
+    if (dest != source && (t->me != root || root_dest))
+        symm_coll_check_disjoint(call, dest, nb, source, nb);
     symm_coll_begin(&c, team, call, OP_BCAST, nb / es, root, 0);
     if (nb <= SYMM_SCRATCH) {
         if (t->me == root) {
@@ -310,34 +308,6 @@ static void alltoalls(shmem_team_t team, const char *call, void *dest, const voi
     symm_coll_finish(&c);
 }
 
-/* ---- The active-set forms over every PE (coll/active.c) ------------------------------------ */
-void symm_world_broadcast(const char *call, void *dest, const void *source, size_t nb, int root)
-{
-    broadcast_body(SHMEM_TEAM_WORLD, call, dest, source, nb, 1, root, 0);
-}
-
-static void alltoall(shmem_team_t team, const char *call, void *dest, const void *source,
-                     size_t nb, size_t es);
-
-void symm_world_gather(const char *call, void *dest, const void *source, size_t nb, int all)
-{
-    if (all)
-        alltoall(SHMEM_TEAM_WORLD, call, dest, source, nb, 1);
-    else
-        gather(SHMEM_TEAM_WORLD, call, OP_FCOLLECT, dest, source, nb, 1, nb, 0);
-}
-
-void symm_world_collect(const char *call, void *dest, const void *source, size_t nb)
-{
-    collect(SHMEM_TEAM_WORLD, call, dest, source, nb);
-}
-
-void symm_world_alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t nelems, size_t es)
-{
-    alltoalls(SHMEM_TEAM_WORLD, call, dest, source, dst, sst, nelems, es);
-}
-
 /* ---- Public shells ------------------------------------------------------------------------ */
 SYMM_EXPORT int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
                                    size_t nelems, int PE_root)
@@ -422,3 +392,28 @@ SYMM_EXPORT int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *so
 #define COLL_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)             \
     SYMM_IF_##RMA(COLL_SHELLS(NAME, T))
 SYMM_TYPES(COLL_ROW, _)
+
+/* ---- The active-set forms over every PE (coll/active.c) ------------------------------------ */
+void symm_world_broadcast(const char *call, void *dest, const void *source, size_t nb, int root)
+{
+    broadcast_body(SHMEM_TEAM_WORLD, call, dest, source, nb, 1, root, 0);
+}
+
+void symm_world_gather(const char *call, void *dest, const void *source, size_t nb, int all)
+{
+    if (all)
+        alltoall(SHMEM_TEAM_WORLD, call, dest, source, nb, 1);
+    else
+        gather(SHMEM_TEAM_WORLD, call, OP_FCOLLECT, dest, source, nb, 1, nb, 0);
+}
+
+void symm_world_collect(const char *call, void *dest, const void *source, size_t nb)
+{
+    collect(SHMEM_TEAM_WORLD, call, dest, source, nb);
+}
+
+void symm_world_alltoalls(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, size_t es)
+{
+    alltoalls(SHMEM_TEAM_WORLD, call, dest, source, dst, sst, nelems, es);
+}

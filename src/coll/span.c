@@ -160,7 +160,7 @@ static void boxed_broadcast(symm_team_t *t, void *dest, const void *source, size
         for (int i = 0; i < t->size; i++)
             if (i != root)
                 box_push(t, i, box, 0, source, nb);
-        if (root_dest && dest != source)
+        if (root_dest)
             memmove(dest, source, nb);
         return;
     }
@@ -191,8 +191,6 @@ void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t 
 {
     int from = symm_team_pe(t, root);
 
-    if (root_dest && dest == source)
-        root_dest = 0;
     if (boxes(nb, 1)) {
         boxed_broadcast(t, dest, source, nb, root, root_dest);
         return;
