@@ -166,8 +166,8 @@ static inline void meet(const coll_t *c)
 /* Waits until member i raises w to this call's epoch, where w says that i's small part is
  * published. With more PEs than CPUs only a broadcast waits so (gathers and reductions meet in
  * a barrier first), and a CPU-mate that posted it waits for the root's part as well: when the
- * root runs elsewhere the wait spins while every mate has posted and yields while one has not;
- * a root on this CPU is waited for by yielding. */
+ * root runs elsewhere the wait spins about a context switch's time, then spins while every mate
+ * has posted and yields while one has not; a root on this CPU is waited for by yielding. */
 static inline void wait_part(const coll_t *c, int i, _Atomic uint32_t *w)
 {
     if ((int32_t)(atomic_load_explicit(w, memory_order_acquire) - c->e) >= 0)

@@ -217,6 +217,9 @@ struct symm_team {
     int me;              /* this PE's index in the team */
     int slot;
     uint32_t bar_epoch;  /* barriers so far */
+    /* With more PEs than CPUs: bar_epoch when this PE last entered a broadcast whose root ran on
+     * its CPU (the barrier after such a one gives the CPU up early, sync/barrier.c). */
+    uint32_t mate_root_bar;
     uint32_t coll_epoch; /* collectives so far */
     uint32_t landed;     /* parts pushed to this PE that it has taken (teams across nodes) */
     /* Teams across nodes: small broadcasts since the team's last barrier (each lands in cell
