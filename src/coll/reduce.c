@@ -86,29 +86,39 @@ static void reduce_slice(const coll_t *c, void *dest, const void *source, size_t
     }
 }
 
-/* Workers of a large reduction: every member, or the job's CPUs when PEs outnumber them. */
-static int reduce_workers(const coll_t *c)
+/* Workers of a large reduction: every member, or one per CPU of the job when PEs outnumber
+ * them. Worker k is member ceil(k * n / w), the first of the k-th block of members: symmrun
+ * binds consecutive PEs to a CPU in blocks as even as they can be, so the workers run on
+ * different CPUs (members 0 and 1 of 4 PEs on 2 CPUs would share one, and the other would
+ * idle). This PE's worker number, or -1. */
+static int reduce_worker(const coll_t *c, int *workers)
 {
-    long cpus = symm_g.oversubscribed ? symm_job_cpus() : c->t->size;
+    int n = c->t->size;
+    long cpus = symm_g.oversubscribed ? symm_job_cpus() : n;
+    int w = cpus < n ? (int)cpus : n;
 
-    return cpus < c->t->size ? (int)cpus : c->t->size;
+    *workers = w;
+    for (int k = 0; k < w; k++)
+        if ((int)(((long)k * n + w - 1) / w) == c->t->me)
+            return k;
+    return -1;
 }
 
 static void reduce_large(coll_t *c, void *dest, const void *source, size_t nelems, size_t es,
                          symm_combine_fn fn)
 {
-    int n = c->t->size, me = c->t->me, w = reduce_workers(c);
+    int n = c->t->size, me = c->t->me, w, k = reduce_worker(c, &w);
     size_t chunk = (nelems + w - 1) / w, lo, hi;
 
     chunk = (chunk + 63) & ~(size_t)63;
     post(c, WORD(c, me, posted));
-    if (me < w) {
+    if (k >= 0) {
         /* Every member's source is ready and its dest free to write. */
         for (int i = 0; i < n; i++)
             if (i != me)
                 wait_member(c, i);
         saw_all(c, c->e);
-        lo = chunk * me < nelems ? chunk * me : nelems;
+        lo = chunk * k < nelems ? chunk * k : nelems;
         hi = lo + chunk < nelems ? lo + chunk : nelems;
         reduce_slice(c, dest, source, nelems, es, fn, lo, hi);
     }
