@@ -137,13 +137,18 @@ static inline void wait_member(const coll_t *c, int i)
     wait_word(c, i, WORD(c, i, posted), c->e);
 }
 
-/* Waits until every other member has posted e in `done` (field_done) or in `posted`. */
+/* Waits until every other member has posted e in `done` (field_done) or in `posted`. A member
+ * not yet done is copying the call's data, so with a CPU each the wait spins longer before it
+ * sleeps (sync/wait.c). */
 static inline void wait_all(const coll_t *c, int field_done, uint32_t e)
 {
     for (int i = 0; i < c->t->size; i++) {
         if (i == c->t->me)
             continue;
-        wait_word(c, i, field_done ? WORD(c, i, done) : WORD(c, i, posted), e);
+        if (field_done && !symm_g.oversubscribed)
+            symm_wait_reach_busy(WORD(c, i, done), e);
+        else
+            wait_word(c, i, field_done ? WORD(c, i, done) : WORD(c, i, posted), e);
     }
 }
 
