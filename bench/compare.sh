@@ -41,6 +41,8 @@ done
 build=${1:-${SYMM_BUILD:-build}}
 case $build in /*) ;; *) build="$root/$build" ;; esac
 doc=${BENCH_DOC:-$root/docs/bench-cpu.md}
+# The source measured, taken before this run writes its page and plots into the tree.
+source_rev=$(git -C "$root" describe --always --dirty 2>/dev/null || echo "outside git")
 rounds=${BENCH_ROUNDS:-5}
 job_runs=${BENCH_JOB_RUNS:-7}
 run_limit=${BENCH_TIMEOUT:-150}
@@ -717,7 +719,7 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "- kernel: $(uname -sr)"
     echo "- load average (1, 5, 15 min) at start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- OSHMEM: $osh_version (shmem.h: OpenSHMEM $osh_spec), launched with \`oshrun --allow-run-as-root --mca osc ^rdma -np N\` (\`--oversubscribe\` past $(nproc) PEs)"
-    echo "- symm (shmem.h: OpenSHMEM $symm_spec): \`$(basename "$build")/tools/symmrun -n N\` (each PE bound to a CPU of its own when they fit, else consecutive PEs sharing one), source $(git -C "$root" describe --always --dirty 2>/dev/null || echo "outside git")"
+    echo "- symm (shmem.h: OpenSHMEM $symm_spec): \`$(basename "$build")/tools/symmrun -n N\` (each PE bound to a CPU of its own when they fit, else consecutive PEs sharing one), source $source_rev"
     most_pes=$(awk -F'|' '$2 + 0 > m { m = $2 + 0 } END { print m + 0 }' <<<"$ROWS")
     if [ "$most_pes" -gt "$(nproc)" ]; then
         echo "- rows at more PEs than the $(nproc) CPUs run oversubscribed: PEs share CPUs on both"
