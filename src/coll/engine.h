@@ -63,8 +63,9 @@ static inline int symm_coll_pair(const coll_t *c, size_t nb)
 const char *symm_coll_pair_exchange(const coll_t *c, const void *part, size_t nb);
 void symm_coll_pair_done(const coll_t *c);
 /* With more PEs than CPUs: waits until w reaches the call's epoch, written by a member on
- * another CPU, spinning while every CPU-mate has posted the call and yielding while one has
- * not (a mate that has not posted needs this CPU to get on). */
+ * another CPU: spins about a context switch's time first, then spins while every CPU-mate has
+ * posted the call and yields while one has not (a mate that has not posted needs this CPU to
+ * get on). */
 void symm_coll_wait_beside(const coll_t *c, _Atomic uint32_t *w);
 /* Ends a large-data call: nobody reads this PE's buffers after it returns. */
 void symm_coll_finish(const coll_t *c);
@@ -119,14 +120,20 @@ static inline int posts_then_meets(size_t part)
     return symm_g.oversubscribed && part <= SYMM_SCRATCH;
 }
 
+/* With more PEs than CPUs: whether member i last ran on this PE's CPU. */
+static inline int runs_beside(const coll_t *c, int i)
+{
+    return symm_g.oversubscribed &&
+           (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) == c->cpu;
+}
+
 /* Waits until member i raises its word w to `target`. With more PEs than CPUs, a member that
  * last ran on this PE's CPU needs this CPU to get there, so the wait yields at once. */
 static inline void wait_word(const coll_t *c, int i, _Atomic uint32_t *w, uint32_t target)
 {
     if ((int32_t)(atomic_load_explicit(w, memory_order_acquire) - target) >= 0)
         return;
-    if (symm_g.oversubscribed &&
-        (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) == c->cpu)
+    if (runs_beside(c, i))
         symm_wait_reach_yielding(w, target);
     else
         symm_wait_reach(w, target);
@@ -143,12 +150,13 @@ static inline void wait_member(const coll_t *c, int i)
 static inline void wait_all(const coll_t *c, int field_done, uint32_t e)
 {
     for (int i = 0; i < c->t->size; i++) {
+        _Atomic uint32_t *w = field_done ? WORD(c, i, done) : WORD(c, i, posted);
         if (i == c->t->me)
             continue;
         if (field_done && !symm_g.oversubscribed)
-            symm_wait_reach_busy(WORD(c, i, done), e);
+            symm_wait_reach_busy(w, e);
         else
-            wait_word(c, i, field_done ? WORD(c, i, done) : WORD(c, i, posted), e);
+            wait_word(c, i, w, e);
     }
 }
 
@@ -177,8 +185,7 @@ static inline void wait_part(const coll_t *c, int i, _Atomic uint32_t *w)
 {
     if ((int32_t)(atomic_load_explicit(w, memory_order_acquire) - c->e) >= 0)
         return;
-    if (symm_g.oversubscribed &&
-        (int)atomic_load_explicit(WORD(c, i, cpu), memory_order_relaxed) != c->cpu)
+    if (symm_g.oversubscribed && !runs_beside(c, i))
         symm_coll_wait_beside(c, w);
     else
         wait_word(c, i, w, c->e);

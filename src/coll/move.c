@@ -129,8 +129,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
                 memcpy(dest, source, nb);
             symm_coll_wake_later(&c, nb);
         } else {
-            if (symm_g.oversubscribed &&
-                (int)atomic_load_explicit(WORD(&c, root, cpu), memory_order_relaxed) == c.cpu)
+            if (runs_beside(&c, root))
                 t->mate_root_bar = t->bar_epoch;
             post_later(&c);
             memcpy(dest, published(&c, root, nb), nb);

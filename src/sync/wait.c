@@ -157,7 +157,6 @@ static void wait_for(int (*ready)(const void *arg), const void *arg, const void 
 {
     symm_internal_t *me;
     uint32_t bell;
-
     long spin_ns = symm_g.spin_ns;
 
     if ((how & WAIT_BUSY) && symm_g.params.spin_us < 0 && spin_ns > 0 && spin_ns < BUSY_SPIN_NS)
