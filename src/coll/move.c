@@ -11,37 +11,21 @@
  * call (core/copy.c). Collectives on device-heap buffers run on the GPU (coll/gpu.h); those without
  * a GPU form refuse them.
  */
-#include <unistd.h>
-
 #include "coll/engine.h"
 
 /* ---- copies of large data ------------------------------------------------------------------
- * A call whose data does not fit this PE's share of the cache cannot keep its destination
- * there: every line would be read in for ownership, then written back on its way out. Streaming
- * (non-temporal) stores write such a destination straight out in full lines, without reading
- * it first. Calls whose data fits copy normally and leave their result in the cache, where the
- * next use finds it. The share is the last-level cache divided among the node's PEs (at least
- * a core's L2): on a machine whose L3 holds what the PEs move, streaming would send every
- * byte to memory for nothing (2 PEs, alltoall of 1 MiB per PE, 1 MiB L2 and a large L3: 34 us
- * streamed past the L2, 20 us through the cache). */
-static size_t cache_share(void)
-{
-    static size_t share;
-
-    if (!share) {
-        long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-        size_t s = l3 > 0 ? (size_t)l3 / (size_t)(symm_g.win_n > 0 ? symm_g.win_n : 1) : 0;
-        share = l2 > 0 ? (size_t)l2 : (size_t)1 << 20;
-        if (s > share)
-            share = s;
-    }
-    return share;
-}
+ * A call whose data does not fit this PE's share of the cache (core/copy.c) cannot keep its
+ * destination there: every line would be read in for ownership, then written back on its way
+ * out. Streaming (non-temporal) stores write such a destination straight out in full lines,
+ * without reading it first. Calls whose data fits copy normally and leave their result in the
+ * cache, where the next use finds it: on a machine whose L3 holds what the PEs move,
+ * streaming would send every byte to memory for nothing (2 PEs, alltoall of 1 MiB per PE,
+ * 1 MiB L2 and a large L3: 34 us streamed past the L2, 20 us through the cache). */
 
 /* Whether a call that moves `moved` bytes through this PE's core (read plus written) streams. */
 static int streams(size_t moved)
 {
-    return moved > cache_share();
+    return moved > symm_cache_share();
 }
 
 /* Bytes of a large fcollect part pushed to every member before the next: small enough to stay
@@ -205,7 +189,7 @@ static void gather(shmem_team_t team, const char *call, uint64_t op, void *dest,
          * are more than twice its share of it; below that, alternating the chunk order from call to
          * call keeps more of them (2 PEs, 1 MiB: 96-104 us streamed, 75-78 us alternating). */
         size_t chunks = (nb + PUSH_CHUNK - 1) / PUSH_CHUNK;
-        stream = nb * (size_t)(n + 1) > 2 * cache_share();
+        stream = nb * (size_t)(n + 1) > 2 * symm_cache_share();
         back = !stream && sweeps_back(t);
         for (int k = 1; k < n; k++)
             wait_member(&c, (me + k) % n);

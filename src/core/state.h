@@ -37,13 +37,13 @@ static inline void symm_cpu_relax(void)
 #endif
 }
 
-/* Copies of at least SYMM_STREAM_BYTES go past the cache (core/copy.c); symm_copy_stream ends
- * with the store fence, the _nofence form leaves symm_copy_stream_fence to the caller. Copies
- * from SYMM_SWEEP_BYTES up to there alternate direction call to call (symm_copy_swept: forward,
- * or backwards when `back`); symm_copy_large picks the way for a copy of SYMM_SWEEP_BYTES or
- * more. */
-#define SYMM_STREAM_BYTES (4u << 20)
+/* Copies that move (read plus write) more than symm_cache_share() bytes go past the cache
+ * (core/copy.c); symm_copy_stream ends with the store fence, the _nofence form leaves
+ * symm_copy_stream_fence to the caller. Smaller copies of SYMM_SWEEP_BYTES or more alternate
+ * direction call to call (symm_copy_swept: forward, or backwards when `back`);
+ * symm_copy_large picks the way for a copy of SYMM_SWEEP_BYTES or more. */
 #define SYMM_SWEEP_BYTES (256u << 10)
+size_t symm_cache_share(void);
 void symm_copy_stream(void *dest, const void *src, size_t n);
 void symm_copy_stream_nofence(void *dest, const void *src, size_t n);
 void symm_copy_stream_fence(void);
