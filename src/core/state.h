@@ -111,6 +111,9 @@ typedef struct symm_slot {
     symm_word_t arrive;
     symm_word_t release;
     symm_word_t release_sleepers;
+    /* Central barrier, on the first member of each group of PEs that share a CPU: its
+     * arrivals. */
+    symm_word_t garrive;
     /* Collectives: `posted` is the epoch of the last collective this PE entered (its part is
      * in a cell or scratch buffer of that epoch or, for large data, in its own buffers, and it
      * has finished reading everything of earlier epochs); `done` the epoch of the last one
