@@ -100,7 +100,7 @@ sum_reduce_8|2|osh<=0.5|sum reduction of 8 B of longs
 sum_reduce_4k|2||sum reduction of 4 KiB of longs
 sum_reduce_1m|2|osh<=0.6|sum reduction of 1 MiB of longs
 sum_reduce_1m|2|floor:sum_1m<=2|sum reduction of 1 MiB of longs, against one core summing 1 MiB
-broadcast_8|4|osh<=0.5|broadcast of 8 B from PE 0
+broadcast_8|4|osh<=0.5 or:floor:yield_bcast_add<=1.05|broadcast of 8 B from PE 0
 broadcast_8+barrier|4||broadcast of 8 B from PE 0 followed by shmem_barrier_all (the row above before the barrier is taken off)
 broadcast_4k|4||broadcast of 4 KiB from PE 0
 broadcast_1m|4|osh<=0.6|broadcast of 1 MiB from PE 0
@@ -154,6 +154,7 @@ copy_1m|alltoall_1m|2|one core copying 1 MiB into 1 MiB, every other pass backwa
 copy_2m|alltoall_1m|4|one core copying 2 MiB into 2 MiB, the same way (what each CPU copies in a 4-PE alltoall of 1 MiB on 2 CPUs)
 flag_turns|broadcast_8+barrier|2|two processes on two CPUs taking turns on one flag, each raising it and spinning until the other has: the round trip of one cache line, what a broadcast and a barrier cost at the least between two PEs (the data goes out, the arrival comes back)
 yield_pingpong|broadcast_8+barrier|4|two processes sharing one CPU, each yielding it until the other has taken its turn: two context switches, what a broadcast and a barrier cost the root'"'"'s CPU at the least when 4 PEs share 2 CPUs
+yield_bcast_add|broadcast_8|4|four processes, two on each of two CPUs: a loop of broadcasts of 8 B each followed by a barrier less a loop of barriers alone, both with the steps of the calls and nothing else (a barrier that switches each CPU once): one context switch on the root'"'"'s CPU and the broadcast'"'"'s own steps, what a broadcast adds at the least to such a barrier
 ucx_rtt|put8_quiet|2n2|a round trip over the network: twice the one-way latency of UCX'"'"'s 8-B active-message ping-pong between two processes on the same transports (ucx_perftest ucp_am_lat)
 ucx_rtt|g8|2n2|the same round trip
 ucx_rtt|fetch_add|2n2|the same round trip
@@ -683,7 +684,11 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
     echo "    the barrier releases it; a barrier alone needs one switch per CPU."
     echo ""
     echo "  So a broadcast's own figure is at least that floor less the barrier's time: the"
-    echo "  faster the barrier, the less of the broadcast it can hide. The calls measured:"
+    echo "  faster the barrier, the less of the broadcast it can hide. At 4 PEs a barrier switches"
+    echo "  each CPU once at the least (each of its PEs must run), and then a broadcast adds one"
+    echo "  switch on the root's CPU and its own steps: floor yield_bcast_add, the two calls' steps"
+    echo "  run by four processes with nothing else. A barrier slower than that floor's hides part"
+    echo "  of the broadcast and shows less. The calls measured:"
     echo "  - symm: $(api_text "$symm_api");"
     echo "  - OSHMEM: $(api_text "$osh_api")."
     if [ "$symm_api" != "$osh_api" ]; then
@@ -789,8 +794,8 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
         echo "## Floors"
         echo
         echo "The same machine without any OpenSHMEM, measured in the same run by"
-        echo "[bench/floors.c](../bench/floors.c) (one process, or two sharing one page, pinned to"
-        echo "CPUs)."
+        echo "[bench/floors.c](../bench/floors.c) (one process, or two or four sharing one page,"
+        echo "pinned to CPUs)."
         echo
         echo "| floor | ns | bounds | symm | symm/floor |"
         echo "|---|---|---|---|---|"

@@ -19,7 +19,16 @@
  * broadcast followed by a barrier needs between two PEs at the least: the data goes out, the
  * arrival comes back); and the two pinned to one CPU taking turns, each yielding the CPU until
  * the other has taken its turn (a round trip of two context switches: what PEs that share a
- * CPU pay when each waits for the other). Trials and output follow bench.c: the
+ * CPU pay when each waits for the other). Four processes, two pinned to each of two CPUs: what
+ * a broadcast of 8 bytes adds to a barrier when the barrier switches each CPU once (a loop of
+ * broadcast + barrier less a loop of barriers alone, the broadcast's own figure at 4 PEs): the
+ * steps any such pair of calls takes, with no library around them (the barrier: each process
+ * counts itself in on its CPU's counter, the last of a CPU on the global one, the last of all
+ * raises the release; a waiter spins while its CPU-mate has arrived too, else yields. The
+ * broadcast: the root stores the value (its epoch) in one line; its CPU-mate yields until the
+ * line has it, the other CPU's processes spin 64 pauses, then spin while their mate waits as
+ * well and yield while it has not posted; the root's mate yields at once in the barrier after
+ * it, so that the root has the CPU at the release). Trials and output follow bench.c: the
  * median of TRIALS trials of about TRIAL_NS each, one line per floor,
  * `case=NAME pes=N value=V unit=ns stat=median ...`.
  */
@@ -54,11 +63,25 @@ typedef struct {
     floors_line_t flag; /* the last round the other process sent, or STOP */
 } floors_half_t;
 
+/* The four processes of yield_bcast_add: process p runs on CPU p / 2. */
+#define QUAD 4
+typedef struct {
+    floors_line_t go;       /* the session number process 0 started, or STOP */
+    floors_line_t iters;    /* its length */
+    floors_line_t cell;     /* the broadcast's value, its epoch */
+    floors_line_t count;    /* the CPUs arrived at the barrier */
+    floors_line_t group[2]; /* the processes of each CPU arrived */
+    floors_line_t release;  /* the last barrier completed */
+    floors_line_t arrived[QUAD];
+    floors_line_t posted[QUAD];
+} floors_quad_t;
+
 typedef struct {
     floors_line_t word;    /* target of the store */
     floors_line_t chase;   /* target of the load; always 0 */
     floors_line_t flag[2]; /* flag[i]: the last barrier process i entered; STOP ends the partner */
     floors_half_t half[2]; /* half[i]: process i's */
+    floors_quad_t quad;
 } floors_page_t;
 
 static floors_page_t *page;
@@ -72,9 +95,10 @@ typedef void (*floors_kernel_t)(long iters);
 typedef struct {
     const char *name;
     int procs;
-    floors_kernel_t kernel; /* run by process 0, which times it */
-    void (*partner)(void);  /* process 1's side, when procs is 2; returns on STOP */
-    int one_cpu;            /* process 1 shares process 0's CPU */
+    floors_kernel_t kernel;      /* run by process 0, which times it */
+    double (*timed)(long iters); /* instead: a kernel that returns the time it measures, in ns */
+    void (*partner)(void);       /* the other processes' side; returns on STOP */
+    int one_cpu;                 /* process 1 shares process 0's CPU */
 } floors_case_t;
 
 static void k_store_fence(long iters)
@@ -221,6 +245,118 @@ static void partner_turns(void)
         atomic_store_explicit(&page->flag[0].v, 2 * n, memory_order_release);
 }
 
+static double now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static inline void floors_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* ---- yield_bcast_add ---- */
+static int quad_me;         /* this process's number */
+static long quad_e, quad_k; /* its barriers and broadcasts so far, continued across sessions */
+
+static long quad_load(floors_line_t *l)
+{
+    return atomic_load_explicit(&l->v, memory_order_acquire);
+}
+
+static void quad_barrier(int early)
+{
+    floors_quad_t *q = &page->quad;
+    long e = ++quad_e;
+    atomic_long *group = &q->group[quad_me / 2].v;
+
+    atomic_store_explicit(&q->arrived[quad_me].v, e, memory_order_relaxed);
+    if (atomic_fetch_add(group, 1) == 1) {
+        atomic_store_explicit(group, 0, memory_order_relaxed);
+        if (atomic_fetch_add(&q->count.v, 1) == 1) {
+            atomic_store_explicit(&q->count.v, 0, memory_order_relaxed);
+            atomic_store(&q->release.v, e);
+            return;
+        }
+    }
+    if (early)
+        sched_yield();
+    while (quad_load(&q->release) < e) {
+        if (atomic_load_explicit(&q->arrived[quad_me ^ 1].v, memory_order_relaxed) >= e)
+            for (int i = 0; i < 16; i++)
+                floors_relax();
+        else
+            sched_yield();
+    }
+}
+
+static void quad_broadcast(void)
+{
+    floors_quad_t *q = &page->quad;
+    long k = ++quad_k;
+    int spins = 0;
+
+    if (quad_me == 0) {
+        atomic_store_explicit(&q->cell.v, k, memory_order_release);
+        return;
+    }
+    atomic_store_explicit(&q->posted[quad_me].v, k, memory_order_relaxed);
+    while (quad_load(&q->cell) < k) {
+        if (quad_me == 1)
+            sched_yield();
+        else if (spins < 64 || quad_load(&q->posted[quad_me ^ 1]) >= k) {
+            floors_relax();
+            spins++;
+        } else {
+            sched_yield();
+        }
+    }
+    sink = atomic_load_explicit(&q->cell.v, memory_order_relaxed);
+}
+
+/* One session: n barriers, then n broadcasts each followed by a barrier; the second loop's time
+ * less the first's. */
+static double quad_session(long n)
+{
+    double t0 = now_ns(), t1, t2;
+
+    for (long i = 0; i < n; i++)
+        quad_barrier(0);
+    t1 = now_ns();
+    for (long i = 0; i < n; i++) {
+        quad_broadcast();
+        quad_barrier(quad_me == 1);
+    }
+    t2 = now_ns();
+    return (t2 - t1) - (t1 - t0);
+}
+
+static double k_bcast_add(long iters)
+{
+    atomic_store_explicit(&page->quad.iters.v, iters, memory_order_relaxed);
+    atomic_fetch_add(&page->quad.go.v, 1);
+    return quad_session(iters);
+}
+
+static void partner_quad(void)
+{
+    long seen = 0, go;
+
+    for (;;) {
+        while ((go = quad_load(&page->quad.go)) == seen)
+            sched_yield();
+        if (go == STOP)
+            return;
+        seen = go;
+        quad_session(atomic_load_explicit(&page->quad.iters.v, memory_order_relaxed));
+    }
+}
+
 static const floors_case_t floors[] = {
     {.name = "store_fence", .procs = 1, .kernel = k_store_fence},
     {.name = "cached_load", .procs = 1, .kernel = k_cached_load},
@@ -230,25 +366,29 @@ static const floors_case_t floors[] = {
     {.name = "flag_barrier", .procs = 2, .kernel = k_flag_barrier, .partner = partner_barrier},
     {.name = "flag_pingpong", .procs = 2, .kernel = k_pingpong, .partner = partner_pingpong},
     {.name = "flag_turns", .procs = 2, .kernel = k_turns, .partner = partner_turns},
-    {.name = "yield_pingpong", .procs = 2, .kernel = k_turns, .partner = partner_turns,
+    {.name = "yield_pingpong",
+     .procs = 2,
+     .kernel = k_turns,
+     .partner = partner_turns,
      .one_cpu = 1},
+    {.name = "yield_bcast_add", .procs = QUAD, .timed = k_bcast_add, .partner = partner_quad},
 };
 #define NFLOORS (sizeof(floors) / sizeof(floors[0]))
 
-static double now_ns(void)
+/* Runs the case's kernel for iters; returns the wall time, and in *value the time the case
+ * measures (the wall time, or what a timed kernel returns). */
+static double time_kernel(const floors_case_t *f, long iters, double *value)
 {
-    struct timespec ts;
+    double t0 = now_ns(), wall;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double time_kernel(floors_kernel_t k, long iters)
-{
-    double t0 = now_ns();
-
-    k(iters);
-    return now_ns() - t0;
+    if (f->timed) {
+        *value = f->timed(iters);
+        return now_ns() - t0;
+    }
+    f->kernel(iters);
+    wall = now_ns() - t0;
+    *value = wall;
+    return wall;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -265,18 +405,20 @@ static int cmp_double(const void *a, const void *b)
 static void measure(const floors_case_t *f)
 {
     long iters = 1;
-    double ns[TRIALS], t;
+    double ns[TRIALS], t, v;
 
-    time_kernel(f->kernel, iters);
-    while ((t = time_kernel(f->kernel, iters)) < TRIAL_NS / 4)
+    time_kernel(f, iters, &v);
+    while ((t = time_kernel(f, iters, &v)) < TRIAL_NS / 4)
         iters *= 4;
     iters = (long)(iters * (TRIAL_NS / t)) + 1;
     if (iters < MIN_ITERS)
         iters = MIN_ITERS;
-    while (time_kernel(f->kernel, iters) < TRIAL_NS / 4)
+    while (time_kernel(f, iters, &v) < TRIAL_NS / 4)
         iters *= 4;
-    for (int k = 0; k < TRIALS; k++)
-        ns[k] = time_kernel(f->kernel, iters) / iters;
+    for (int k = 0; k < TRIALS; k++) {
+        time_kernel(f, iters, &v);
+        ns[k] = v / iters;
+    }
     qsort(ns, TRIALS, sizeof(ns[0]), cmp_double);
     printf("case=%s pes=%d value=%.4g unit=ns stat=median trials=%d iters=%ld best=%.4g "
            "worst=%.4g\n",
@@ -331,6 +473,44 @@ static int run_pair(const floors_case_t *f)
     return 0;
 }
 
+/* A floor of QUAD processes, two on each of the first two CPUs this program may use (none
+ * with fewer: the floor is of PEs that share CPUs two by two). Process 0 starts each session of
+ * the partners and ends them with STOP. */
+static int run_quad(const floors_case_t *f)
+{
+    pid_t child[QUAD];
+    int rc = 0, started = 0;
+
+    if (CPU_COUNT(&allowed) < 2)
+        return 0;
+    memset(page, 0, sizeof(*page));
+    quad_me = 0;
+    for (int p = 1; p < QUAD; p++) {
+        child[p] = fork();
+        if (child[p] < 0) {
+            perror("floors: fork");
+            rc = -1;
+            break;
+        }
+        if (child[p] == 0) {
+            quad_me = p;
+            pin(p / 2);
+            f->partner();
+            _exit(0);
+        }
+        started = p;
+    }
+    if (rc == 0)
+        measure(f);
+    atomic_store_explicit(&page->quad.go.v, STOP, memory_order_release);
+    for (int p = 1; p <= started; p++)
+        if (waitpid(child[p], NULL, 0) != child[p]) {
+            kill(child[p], SIGKILL);
+            rc = -1;
+        }
+    return rc;
+}
+
 int main(void)
 {
     int rc = 0;
@@ -351,7 +531,10 @@ int main(void)
     for (size_t i = 0; i < NFLOORS; i++) {
         if (floors[i].procs == 1)
             measure(&floors[i]);
-        else if (run_pair(&floors[i]) != 0)
+        else if (floors[i].procs == QUAD) {
+            if (run_quad(&floors[i]) != 0)
+                rc = 1;
+        } else if (run_pair(&floors[i]) != 0)
             rc = 1;
     }
     return rc;

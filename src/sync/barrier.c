@@ -104,7 +104,8 @@ static int count_in(symm_team_t *t, symm_slot_t *root)
 {
     long cpus = symm_job_cpus();
     int per = (int)((t->size + cpus - 1) / cpus), first = t->me / per * per;
-    int in_group = t->size - first < per ? t->size - first : per, groups = (t->size + per - 1) / per;
+    int in_group = t->size - first < per ? t->size - first : per;
+    int groups = (t->size + per - 1) / per;
     _Atomic uint32_t *g = &symm_slot(t, first)->garrive.v;
 
     if (in_group > 1) {

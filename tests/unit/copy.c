@@ -64,8 +64,8 @@ static void check_copy(int way, size_t n, size_t so, size_t doff, unsigned seed)
            bad == SIZE_MAX ? 0 : src[so + bad]);
     for (size_t i = 0; i < GUARD + doff; i++)
         if (dst[i] != 0xa5) {
-            EXPECT(0, "%s: %zu bytes (dest +%zu): byte %zu before dest written", way_name[way],
-                   n, doff, GUARD + doff - i);
+            EXPECT(0, "%s: %zu bytes (dest +%zu): byte %zu before dest written", way_name[way], n,
+                   doff, GUARD + doff - i);
             break;
         }
     for (size_t i = 0; i < GUARD; i++)
@@ -78,9 +78,10 @@ static void check_copy(int way, size_t n, size_t so, size_t doff, unsigned seed)
 
 int main(void)
 {
-    const size_t lens[] = {0,     1,     63,        64,        65,        4095,  4096,
-                           4097,  16383, 16384,     16385,     16384 + 64, 32768 - 1, 32768,
-                           49152 + 4096 + 17, 5 * 16384, MAX_LEN};
+    const size_t lens[] = {0,         1,          63,        64,    65,
+                           4095,      4096,       4097,      16383, 16384,
+                           16385,     16384 + 64, 32768 - 1, 32768, 49152 + 4096 + 17,
+                           5 * 16384, MAX_LEN};
     const size_t offs[][2] = {{0, 0}, {0, 3}, {5, 0}, {7, 9}, {16, 48}};
     unsigned seed = 1;
     long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
