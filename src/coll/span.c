@@ -11,7 +11,8 @@
  * What every member of a node needs alike from other nodes (a broadcast's data, an fcollect's
  * parts) crosses the network once per node: the node's first member (its leader) fetches it
  * into its own symmetric dest and says so in its relay word, and the node's other members copy
- * it from there through the window.
+ * it from there through the window. A large broadcast to three or more nodes reaches the
+ * leaders along a chain, a segment at a time (chain_fetch).
  *
  * Small parts are pushed instead, each in one message that also counts itself in at the
  * receiver (symm_peer_put_note): after the first barrier every member sends what the others
@@ -186,6 +187,43 @@ static void boxed_gather(symm_team_t *t, void *dest, const void *source, size_t 
             memcpy((char *)dest + (size_t)i * nb, box->data + (size_t)i * nb, nb);
 }
 
+/* Large broadcasts to three or more nodes pass the data along a chain of the other nodes'
+ * leaders, a segment at a time, instead of every leader fetching it all from the root at once
+ * (whose link, or process, then serves it once per node): the first leader fetches each
+ * segment from the root, each next one from the leader before it once that one says it has it
+ * (a count pushed to it), and the segments move down the chain together. */
+#define CHAIN_SEGMENT (128u << 10)
+
+static int chains(const symm_team_t *t, const void *dest, size_t nb)
+{
+    return t->nlead > 2 && nb >= 2 * CHAIN_SEGMENT && symm_peer_note_max() > 0 &&
+           symmetric(dest);
+}
+
+/* A leader of a node other than the root's: its place in the chain. */
+static void chain_fetch(symm_team_t *t, void *dest, const void *source, size_t nb, int root)
+{
+    int rnode = symm_g.node[symm_team_pe(t, root)], rj = 0, p, from, next = -1;
+    const char *src;
+
+    for (int j = 0; j < t->nlead; j++)
+        if (symm_g.node[symm_team_pe(t, t->leaders[j])] == rnode)
+            rj = j;
+    p = (t->lead_idx - rj + t->nlead) % t->nlead;
+    from = p == 1 ? symm_team_pe(t, root) : symm_team_pe(t, t->leaders[(rj + p - 1) % t->nlead]);
+    src = p == 1 ? (const char *)source : (const char *)dest;
+    if (p + 1 < t->nlead)
+        next = t->leaders[(rj + p + 1) % t->nlead];
+    for (size_t off = 0; off < nb; off += CHAIN_SEGMENT) {
+        size_t len = nb - off < CHAIN_SEGMENT ? nb - off : CHAIN_SEGMENT;
+        if (p > 1)
+            take(t, 1);
+        symm_peer_get((char *)dest + off, src + off, len, from);
+        if (next >= 0)
+            push(t, next, dest, dest, 0);
+    }
+}
+
 void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t nb, int root,
                          int root_dest)
 {
@@ -212,13 +250,19 @@ void symm_span_broadcast(symm_team_t *t, void *dest, const void *source, size_t 
     if (t->me == root) {
         if (root_dest)
             memcpy(dest, source, nb);
-    } else if (!remote(from) || !shares(t, dest)) {
+    } else if (!remote(from)) {
         symm_peer_get(dest, source, nb, from);
     } else if (t->me == t->lead) {
-        symm_peer_get(dest, source, nb, from);
-        relayed(t, t->bar_epoch);
-    } else {
+        if (chains(t, dest, nb))
+            chain_fetch(t, dest, source, nb, root);
+        else
+            symm_peer_get(dest, source, nb, from);
+        if (shares(t, dest))
+            relayed(t, t->bar_epoch);
+    } else if (shares(t, dest)) {
         symm_peer_get(dest, dest, nb, await_relay(t, t->bar_epoch));
+    } else {
+        symm_peer_get(dest, source, nb, from);
     }
     symm_team_barrier(t);
 }

@@ -11,7 +11,8 @@
  * teams from a unique id (shmemx_team_init): all PEs, the odd PEs with an id made by a PE
  * outside the team, two disjoint teams at once whose ids two PEs made, ids used by turns more
  * times than a PE keeps records of, and a team of one;
- * broadcasts back to back from every member in turn (runs longer than 16 with no barrier);
+ * broadcasts back to back from every member in turn (runs longer than 16 with no barrier), and
+ * large ones from every member into symmetric and private dest;
  * with the argument "cycles", 200 split/destroy cycles (slot reuse, with teams alive across
  * cycles) and running out of team slots cleanly; with "ctx-rma", the point-to-point routines
  * on a context made from a team, which take team PE numbers.
@@ -373,20 +374,58 @@ static void back_to_back(shmem_team_t t, const char *what, int my, int n)
     }
 }
 
+/* Large broadcasts from every member of t in turn, into symmetric and private dest: across
+ * three or more nodes they pass along the chain of node leaders a segment at a time, and the
+ * length (two segments of 128 KiB and an odd tail) ends in a partial one. Every byte is
+ * checked, and the byte after dest. */
+#define LARGE_BCAST ((size_t)(256 << 10) + 4099)
+static unsigned char *large_src, *large_dst, *large_priv;
+
+static void large(shmem_team_t t, const char *what, int my, int n)
+{
+    for (int r = 0; r < 2 * n; r++) {
+        const int root = r % n;
+        unsigned char *to = r < n ? large_dst : large_priv;
+        size_t bad = 0, first = 0;
+        for (size_t b = 0; b < LARGE_BCAST; b++)
+            large_src[b] = (unsigned char)(my * 37 + r * 11 + b * 7 + b / 4096);
+        memset(to, 0xee, LARGE_BCAST + 1);
+        shmem_broadcastmem(t, to, large_src, LARGE_BCAST, root);
+        for (size_t b = LARGE_BCAST; b-- > 0;)
+            if (to[b] != (unsigned char)(root * 37 + r * 11 + b * 7 + b / 4096)) {
+                bad++;
+                first = b;
+            }
+        EXPECT(bad == 0 && to[LARGE_BCAST] == 0xee, "%s: broadcast of %zu bytes from member %d "
+               "into %s dest: %zu bytes wrong, the first at %zu", what, LARGE_BCAST, root,
+               r < n ? "a symmetric" : "a private", bad, first);
+    }
+}
+
 static void broadcasts(void)
 {
     shmem_team_t odd = SHMEM_TEAM_INVALID;
 
+    large_src = shmem_malloc(LARGE_BCAST);
+    large_dst = shmem_malloc(LARGE_BCAST + 1);
+    large_priv = malloc(LARGE_BCAST + 1);
+    REQUIRE(large_src && large_dst && large_priv, "%zu bytes for the large broadcasts",
+            LARGE_BCAST);
     back_to_back(SHMEM_TEAM_WORLD, "world", me, npes);
+    large(SHMEM_TEAM_WORLD, "world", me, npes);
     shmem_barrier_all();
     if (npes >= 2) {
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
         if (odd != SHMEM_TEAM_INVALID) {
             back_to_back(odd, "odd PEs", shmem_team_my_pe(odd), shmem_team_n_pes(odd));
+            large(odd, "odd PEs", shmem_team_my_pe(odd), shmem_team_n_pes(odd));
             shmem_team_destroy(odd);
         }
     }
     shmem_barrier_all();
+    shmem_free(large_src);
+    shmem_free(large_dst);
+    free(large_priv);
 }
 
 /* Many split/destroy cycles: slots are reused; a long-lived team stays intact throughout. */
