@@ -169,6 +169,20 @@ void symm_coll_wake_later(const coll_t *c, size_t nb)
         wake_members(c, &cell_of(c, c->t->me)->epoch);
 }
 
+void symm_coll_wake_hint(const coll_t *c, size_t nb)
+{
+    _Atomic uint32_t *posted = WORD(c, c->t->me, posted), *cell = &cell_of(c, c->t->me)->epoch;
+
+    for (int i = 0; i < c->t->size; i++) {
+        int pe = symm_team_pe(c->t, i);
+        if (i == c->t->me)
+            continue;
+        symm_wake_hint(pe, posted, sizeof(*posted));
+        if (nb <= SYMM_CELL_BYTES)
+            symm_wake_hint(pe, cell, sizeof(*cell));
+    }
+}
+
 /* Pauses a broadcast's reader whose root runs on another CPU spins first, whatever its
  * CPU-mates do: about a context switch's time, the most a spin should risk against a yield. */
 #define EAGER_SPINS 64

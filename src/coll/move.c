@@ -111,7 +111,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
             symm_coll_publish(&c, source, nb);
             if (root_dest)
                 memcpy(dest, source, nb);
-            symm_coll_wake_later(&c, nb);
+            symm_coll_wake_hint(&c, nb);
         } else {
             if (runs_beside(&c, root))
                 t->mate_root_bar = t->bar_epoch;
