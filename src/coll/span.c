@@ -4,9 +4,9 @@
  * Collectives of teams whose members span nodes. Every member reads what it needs straight
  * from the other members' symmetric buffers (through the window on its node, over the network
  * elsewhere, all reads issued at once and completed together), framed by two team barriers:
- * the first says every member's source is ready, the second that nobody reads it any more. Results are written only after the second where dest
- * may be a source, and reductions combine in team order on every PE, so all PEs get
- * bit-identical results, as on one node.
+ * the first says every member's source is ready, the second that nobody reads it any more.
+ * Results are written only after the second where dest may be a source, and reductions
+ * combine in team order on every PE, so all PEs get bit-identical results, as on one node.
  *
  * What every member of a node needs alike from other nodes (a broadcast's data, an fcollect's
  * parts) crosses the network once per node: the node's first member (its leader) fetches it
