@@ -52,9 +52,10 @@ static inline uint32_t symm_slot_note_cpu(symm_slot_t *s)
 long symm_job_cpus(void);
 /* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
 void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
-/* symm_wait_reach for a word that PEs busy on a call's data will write: spins longer before it
- * yields, unless SYMM_SPIN_US sets every spin (sync/wait.c). */
-void symm_wait_reach_busy(_Atomic uint32_t *w, uint32_t target);
+/* symm_wait_reach for a word that PEs busy on a call's data will write: spins (with PEs sharing
+ * CPUs: yields, at once when the writer is `beside` on this CPU) longer before it sleeps,
+ * unless SYMM_SPIN_US sets every spin (sync/wait.c). */
+void symm_wait_reach_busy(_Atomic uint32_t *w, uint32_t target, int beside);
 /* With more PEs than CPUs, the first phase of a wait for ready(arg) beside CPU-mates: spins
  * (at most `spins` pauses in all) while idle(arg) says that no CPU-mate needs this CPU (each
  * waits as well, for a PE on another CPU), else yields, where a spin would hold the CPU from a

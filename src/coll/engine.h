@@ -151,16 +151,16 @@ static inline void wait_member(const coll_t *c, int i)
 }
 
 /* Waits until every other member has posted e in `done` (field_done) or in `posted`. A member
- * not yet done is copying the call's data, so with a CPU each the wait spins longer before it
- * sleeps (sync/wait.c). */
+ * not yet done is copying the call's data, so the wait spins, or with PEs sharing CPUs yields,
+ * longer before it sleeps (sync/wait.c). */
 static inline void wait_all(const coll_t *c, int field_done, uint32_t e)
 {
     for (int i = 0; i < c->t->size; i++) {
         _Atomic uint32_t *w = field_done ? WORD(c, i, done) : WORD(c, i, posted);
         if (i == c->t->me)
             continue;
-        if (field_done && !symm_g.oversubscribed)
-            symm_wait_reach_busy(w, e);
+        if (field_done)
+            symm_wait_reach_busy(w, e, runs_beside(c, i));
         else
             wait_word(c, i, w, e);
     }

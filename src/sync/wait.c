@@ -146,10 +146,12 @@ static int spin_for(int (*ready)(const void *arg), const void *arg, long spin_ns
  * waits for hands the CPU over sooner by sleeping. */
 enum { WAIT_SPIN = 1, WAIT_LOCAL = 2, WAIT_BUSY = 4 };
 
-/* How long a wait for PEs busy on a call's data spins, unless SYMM_SPIN_US sets every spin or
- * PEs outnumber CPUs: they are copying, not blocked, and a sleep's wake-up (an idle CPU woken
- * by another) costs more than the rest of the wait (2 PEs, a broadcast of 1 MiB whose root
- * copies nothing: 36-41 to 26 us, where the root slept after 20 us). */
+/* How long a wait for PEs busy on a call's data spins (with PEs sharing CPUs: yields) before it
+ * sleeps, unless SYMM_SPIN_US sets every spin: they are copying, not blocked, and a sleep's
+ * wake-up (an idle CPU woken by another) costs more than the rest of the wait (2 PEs, a
+ * broadcast of 1 MiB whose root copies nothing: 36-41 to 26 us, where the root slept after
+ * 20 us; 3 PEs on 2 CPUs, an alltoall of 1 MiB, where the PE alone on its CPU slept after 16
+ * yields: 176 to 135 us). */
 #define BUSY_SPIN_NS 1000000L
 
 static void wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len,
@@ -159,12 +161,17 @@ static void wait_for(int (*ready)(const void *arg), const void *arg, const void 
     uint32_t bell;
     long spin_ns = symm_g.spin_ns;
 
+    long until = 0;
+
     if ((how & WAIT_BUSY) && symm_g.params.spin_us < 0 && spin_ns > 0 && spin_ns < BUSY_SPIN_NS)
         spin_ns = BUSY_SPIN_NS;
     if ((how & WAIT_SPIN) && spin_for(ready, arg, spin_ns))
         return;
-    for (long i = 0, until = symm_g.net && !(how & WAIT_LOCAL) ? now_ns() + NET_YIELD_NS : 0;
-         i < symm_g.yields || (until && now_ns() < until); i++) {
+    if (symm_g.net && !(how & WAIT_LOCAL))
+        until = now_ns() + NET_YIELD_NS;
+    if ((how & WAIT_BUSY) && symm_g.params.spin_us < 0 && symm_g.oversubscribed)
+        until = now_ns() + BUSY_SPIN_NS;
+    for (long i = 0; i < symm_g.yields || (until && now_ns() < until); i++) {
         sched_yield();
         symm_net_progress();
         if (ready(arg))
@@ -212,12 +219,12 @@ void symm_wait_reach(_Atomic uint32_t *w, uint32_t target)
         wait_for(reached, &r, (const void *)w, sizeof(*w), WAIT_SPIN);
 }
 
-void symm_wait_reach_busy(_Atomic uint32_t *w, uint32_t target)
+void symm_wait_reach_busy(_Atomic uint32_t *w, uint32_t target, int beside)
 {
     reach_arg_t r = {w, target};
 
     if (!reached(&r))
-        wait_for(reached, &r, (const void *)w, sizeof(*w), WAIT_SPIN | WAIT_BUSY);
+        wait_for(reached, &r, (const void *)w, sizeof(*w), (beside ? 0 : WAIT_SPIN) | WAIT_BUSY);
 }
 
 void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target)
