@@ -145,9 +145,15 @@ static inline void wait_word(const coll_t *c, int i, _Atomic uint32_t *w, uint32
         symm_wait_reach(w, target);
 }
 
+/* Waits until member i has posted this call: before a large call reads its buffers. With PEs
+ * sharing CPUs the wait yields for up to 1 ms, like the wait for `done` (wait_all), before it
+ * sleeps. */
 static inline void wait_member(const coll_t *c, int i)
 {
-    wait_word(c, i, WORD(c, i, posted), c->e);
+    if (symm_g.oversubscribed)
+        symm_wait_reach_busy(WORD(c, i, posted), c->e, runs_beside(c, i));
+    else
+        wait_word(c, i, WORD(c, i, posted), c->e);
 }
 
 /* Waits until every other member has posted e in `done` (field_done) or in `posted`. A member
