@@ -223,7 +223,7 @@ void symm_coll_wait_beside(const coll_t *c, _Atomic uint32_t *w)
 void symm_coll_finish(const coll_t *c)
 {
     post(c, WORD(c, c->t->me, done));
-    wait_all(c, 1, c->e);
+    wait_all_done(c, c->e);
 }
 
 void symm_coll_begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op,

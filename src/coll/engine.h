@@ -146,7 +146,7 @@ static inline void wait_word(const coll_t *c, int i, _Atomic uint32_t *w, uint32
 }
 
 /* Waits until member i has posted this call: before a large call reads its buffers. With PEs
- * sharing CPUs the wait yields for up to 1 ms, like the wait for `done` (wait_all), before it
+ * sharing CPUs the wait yields for up to 1 ms, like the wait for `done` (wait_all_done), before it
  * sleeps. */
 static inline void wait_member(const coll_t *c, int i)
 {
@@ -156,20 +156,14 @@ static inline void wait_member(const coll_t *c, int i)
         wait_word(c, i, WORD(c, i, posted), c->e);
 }
 
-/* Waits until every other member has posted e in `done` (field_done) or in `posted`. A member
- * not yet done is copying the call's data, so the wait spins, or with PEs sharing CPUs yields,
- * longer before it sleeps (sync/wait.c). */
-static inline void wait_all(const coll_t *c, int field_done, uint32_t e)
+/* Waits until every other member has posted e in `done`. A member not yet done is copying the
+ * call's data, so the wait spins, or with PEs sharing CPUs yields, longer before it sleeps
+ * (sync/wait.c). */
+static inline void wait_all_done(const coll_t *c, uint32_t e)
 {
-    for (int i = 0; i < c->t->size; i++) {
-        _Atomic uint32_t *w = field_done ? WORD(c, i, done) : WORD(c, i, posted);
-        if (i == c->t->me)
-            continue;
-        if (field_done)
-            symm_wait_reach_busy(w, e, runs_beside(c, i));
-        else
-            wait_word(c, i, w, e);
-    }
+    for (int i = 0; i < c->t->size; i++)
+        if (i != c->t->me)
+            symm_wait_reach_busy(WORD(c, i, done), e, runs_beside(c, i));
 }
 
 /* Every member has posted epoch e (learnt from a barrier, or by waiting for each). */

@@ -125,7 +125,7 @@ static void broadcast_body(shmem_team_t team, const char *call, void *dest,
     if (t->me == root) {
         if (root_dest)
             copy_call(t, dest, source, nb);
-        wait_all(&c, 1, c.e);
+        wait_all_done(&c, c.e);
         return;
     }
     wait_member(&c, root);
