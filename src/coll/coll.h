@@ -50,6 +50,23 @@ static inline uint32_t symm_slot_note_cpu(symm_slot_t *s)
 }
 /* CPUs the job's PEs share (sync/wait.c). */
 long symm_job_cpus(void);
+/* With more PEs than CPUs, symmrun binds consecutive PEs to one CPU in blocks as even as they
+ * can be (PE r of n on CPU r * cpus / n). The same blocks of a team of n members: how many
+ * (one per CPU, at most n), the block of member i, and the first member of block k. */
+static inline int symm_cpu_blocks(int n)
+{
+    long cpus = symm_job_cpus();
+
+    return cpus < n ? (int)cpus : n;
+}
+static inline int symm_cpu_block(int i, int n, int blocks)
+{
+    return (int)((long)i * blocks / n);
+}
+static inline int symm_cpu_block_first(int k, int n, int blocks)
+{
+    return (int)(((long)k * n + blocks - 1) / blocks);
+}
 /* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
 void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
 /* symm_wait_reach for a word that PEs busy on a call's data will write: spins (with PEs sharing

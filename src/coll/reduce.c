@@ -87,21 +87,16 @@ static void reduce_slice(const coll_t *c, void *dest, const void *source, size_t
 }
 
 /* Workers of a large reduction: every member, or one per CPU of the job when PEs outnumber
- * them. Worker k is member ceil(k * n / w), the first of the k-th block of members: symmrun
- * binds consecutive PEs to a CPU in blocks as even as they can be, so the workers run on
+ * them. Worker k is the first member of the k-th CPU block (coll.h), so the workers run on
  * different CPUs (members 0 and 1 of 4 PEs on 2 CPUs would share one, and the other would
  * idle). This PE's worker number, or -1. */
 static int reduce_worker(const coll_t *c, int *workers)
 {
-    int n = c->t->size;
-    long cpus = symm_g.oversubscribed ? symm_job_cpus() : n;
-    int w = cpus < n ? (int)cpus : n;
+    int n = c->t->size, w = symm_g.oversubscribed ? symm_cpu_blocks(n) : n;
+    int k = symm_cpu_block(c->t->me, n, w);
 
     *workers = w;
-    for (int k = 0; k < w; k++)
-        if ((int)(((long)k * n + w - 1) / w) == c->t->me)
-            return k;
-    return -1;
+    return c->t->me == symm_cpu_block_first(k, n, w) ? k : -1;
 }
 
 static void reduce_large(coll_t *c, void *dest, const void *source, size_t nelems, size_t es,

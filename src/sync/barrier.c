@@ -94,18 +94,16 @@ static int mates_arrived(const void *arg)
     return symm_mates_reached(m->t, m->cpu, offsetof(symm_slot_t, arrived), m->epoch);
 }
 
-/* Counts this PE in; 1 when it arrived last. The members count themselves in by groups of
- * consecutive members, those symmrun binds to one CPU: on the group's first member, and the
- * last of a group counts the group in on the team's PE 0. So one arrival per group, not every
- * one, takes the counter's cache line from another CPU (4 PEs on 2 CPUs: a barrier 1050 to
- * 970 ns). Each last one resets its counter before the count it joins next, which the release
- * follows. */
+/* Counts this PE in; 1 when it arrived last. The members count themselves in by CPU blocks,
+ * those symmrun binds to one CPU (coll.h): on the block's first member, and the last of a
+ * block counts the block in on the team's PE 0. So one arrival per block, not every one, takes
+ * the counter's cache line from another CPU (4 PEs on 2 CPUs: a barrier 1050 to 970 ns). Each
+ * last one resets its counter before the count it joins next, which the release follows. */
 static int count_in(symm_team_t *t, symm_slot_t *root)
 {
-    long cpus = symm_job_cpus();
-    int per = (int)((t->size + cpus - 1) / cpus), first = t->me / per * per;
-    int in_group = t->size - first < per ? t->size - first : per;
-    int groups = (t->size + per - 1) / per;
+    int n = t->size, groups = symm_cpu_blocks(n), k = symm_cpu_block(t->me, n, groups);
+    int first = symm_cpu_block_first(k, n, groups);
+    int in_group = symm_cpu_block_first(k + 1, n, groups) - first;
     _Atomic uint32_t *g = &symm_slot(t, first)->garrive.v;
 
     if (in_group > 1) {
