@@ -11,6 +11,7 @@
 
 #include "core/gpu.h"
 #include "core/state.h"
+#include "core/watch.h"
 #include "symm/config.h"
 
 static void at_exit(void)
@@ -59,6 +60,7 @@ void symm_init(const char *call, int requested)
                    symm_g.params.symmetric_size, symm_status_str(st));
     if (symm_net_init(why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
+    symm_watch_start();
     symm_g.initialized = 1;
     st = symm_gpu_init();
     if (st != SYMM_OK)
@@ -84,6 +86,8 @@ void symm_finalize(void)
         symm_net_quiet_all();
         symm_g.boot->barrier();
     }
+    /* No PE waits for another any more. */
+    symm_watch_leave(1);
     symm_gpu_fini();
     symm_net_fini();
     symm_g.initialized = 0;

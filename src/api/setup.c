@@ -12,6 +12,7 @@
 #include "coll/gpu.h"
 #include "core/gpu.h"
 #include "core/state.h"
+#include "core/watch.h"
 #include "shmemx.h"
 
 
@@ -113,6 +114,7 @@ SYMM_EXPORT void shmem_global_exit(int status)
 
     fflush(NULL);
     snprintf(why, sizeof(why), "shmem_global_exit(%d)", status);
+    symm_watch_leave(0);
     if (symm_g.boot)
         symm_g.boot->abort(status, why);
     _exit(status);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "core/watch.h"
 
 static int prefix(char *buf, size_t len)
 {
@@ -54,6 +55,8 @@ void symm_fatal(const char *fmt, ...)
     emit(fmt, ap, msg, sizeof(msg));
     va_end(ap);
     fflush(stdout);
+    /* The launcher ends the job: the peers' watches are told this is no lost host. */
+    symm_watch_leave(0);
     if (symm_g.boot)
         symm_g.boot->abort(1, msg);
     _exit(1);
