@@ -126,6 +126,9 @@ up() {
         ip -n "$ns" link set lo up
         ip -n "$ns" addr add "10.$a.$b.$i/24" dev symm0
         ip -n "$ns" link set symm0 up
+        # TCP gives up on an unanswered peer after about 6 s instead of 15 minutes, as
+        # clusters set it: Open MPI's mpirun and daemons wait that long for a lost host.
+        nsenter --net="/run/netns/$ns" sysctl -qw net.ipv4.tcp_retries2=4
         # The host's hostname, hosts file, /tmp and /dev/shm, held by a process that lives in
         # the host's namespaces until the run is removed: entering the host is entering its
         # namespaces (enter.sh), from anywhere, even from another host.
@@ -194,13 +197,19 @@ run)
     fi
     dir=$(up "$k" $$)
     trap 'down "$dir"' EXIT
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
     export SYMM_HOSTS_DIR=$dir
     SYMM_HOSTS=$(awk '{print $1}' "$dir/names" | tr '\n' ' ')
     export SYMM_HOSTS=${SYMM_HOSTS% }
+    # The command runs in a process group of its own, so that an interrupt reaches all of it
+    # (what runs on the hosts goes with them); wait returns at once when a signal comes.
+    set -m
+    "$@" 0<&0 &
+    cmd=$!
+    set +m
+    trap 'kill -TERM -- "-$cmd" 2>/dev/null; exit 130' INT
+    trap 'kill -TERM -- "-$cmd" 2>/dev/null; exit 143' TERM
     set +e
-    "$@"
+    wait "$cmd"
     rc=$?
     set -e
     exit $rc

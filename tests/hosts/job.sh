@@ -4,7 +4,7 @@
 # the first one runs Open MPI's mpirun, which starts P PEs on each host through its own remote
 # launch with enter.sh as the launch agent (where a cluster uses ssh), UCX on TCP over the
 # hosts' interfaces (symm0). The hosts are removed on any exit.
-#   job.sh HxP [-t SECONDS] [-x VAR=VALUE ...] PROGRAM [ARGS]
+#   job.sh HxP [-t SECONDS] [--mpirun-timeout SECONDS] [-x VAR=VALUE ...] PROGRAM [ARGS]
 # Exits with mpirun's status, 124 when the job outlives SECONDS (default 120), 77 where test
 # hosts cannot be made here.
 set -euo pipefail
@@ -18,6 +18,7 @@ extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     -t) limit=$2; shift 2 ;;
+    --mpirun-timeout) extra+=(--timeout "$2"); shift 2 ;;
     -x) extra+=(-x "$2"); shift 2 ;;
     *) break ;;
     esac
