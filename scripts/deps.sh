@@ -3,12 +3,12 @@
 # Installs the Debian packages a fresh machine lacks to build symm (as root, or through sudo):
 # the toolchain, PMIx (the bootstrap of PEs started by mpirun or srun), UCX (the transport to PEs
 # of other nodes, real or virtual), Open MPI's mpirun (its tests, and the CPU benchmark's peer),
-# Open MPI's headers (libsymm_mpi.so, for programs that hand symm an MPI communicator) and
-# Python's NumPy (the tests of the Python interface).
+# Open MPI's headers (libsymm_mpi.so, for programs that hand symm an MPI communicator),
+# Python's NumPy (the tests of the Python interface), and ip and pgrep (the test hosts).
 set -euo pipefail
 need=()
 for p in build-essential cmake pkg-config libpmix-dev libucx-dev openmpi-bin libopenmpi-dev \
-    python3-numpy; do
+    python3-numpy iproute2 procps; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -213,6 +213,25 @@ static __attribute__((noreturn)) void lost(int pe, int err)
     symm_fatal("host watch: lost host %s (%s): %s", W.cards[first].host, pes, why);
 }
 
+/* The target PE cannot be reached at start: no route, or something between the hosts refuses
+ * the connection (a firewall). */
+static __attribute__((noreturn)) void unreachable(int pe, int err)
+{
+    int first, count;
+    char addrs[MAX_ADDRS * 20] = "";
+    size_t k = 0;
+
+    node_span(pe, &first, &count);
+    for (int i = 0; i < W.cards[pe].naddr && k < sizeof(addrs); i++) {
+        struct in_addr a = {.s_addr = W.cards[pe].addr[i]};
+
+        k += (size_t)snprintf(addrs + k, sizeof(addrs) - k, "%s%s", i ? ", " : "", inet_ntoa(a));
+    }
+    symm_fatal("host watch: cannot reach pe %d on host %s at %s port %u: %s (SYMM_NET_TIMEOUT=0 "
+               "runs the job without the watch)", pe, W.cards[first].host, addrs,
+               (unsigned)ntohs(W.cards[pe].port), strerror(err));
+}
+
 /* Connects to the target PE, trying its addresses in turn; -1 and errno when none answers. */
 static int connect_to(int pe)
 {
@@ -289,7 +308,7 @@ static void *watch_main(void *arg)
     fd = connect_to(W.target);
     if (fd < 0) {
         if (!atomic_load(&W.leaving))
-            lost(W.target, errno);
+            unreachable(W.target, errno);
     } else {
         pthread_mutex_lock(&W.lock);
         if (add_fd(fd, W.target) < 0)
