@@ -406,6 +406,7 @@ symm_status_t symm_net_init(char *why, size_t why_len)
         .nreg = (int)(sizeof(reg) / sizeof(reg[0])),
         .allgather = symm_g.boot->allgather,
         .fatal = tl_fatal,
+        .info = symm_info,
         .arrived = arrived,
         .default_chan = &symm_ctx_default.net,
         .am = symm_gpu_at_init(),

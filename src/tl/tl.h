@@ -69,8 +69,9 @@ typedef struct symm_tl_range {
 } symm_tl_range_t;
 
 /* What the core lends a transport: the job, its bootstrap's allgather, the one error path
- * (prints "call: message" as every fatal error does and ends the job), and a call for when
- * data from a peer has arrived (wakes this PE's sleeping waiters). */
+ * (prints "call: message" as every fatal error does and ends the job), the logger's info level
+ * (a line when SYMM_LOG_LEVEL is info or above), and a call for when data from a peer has
+ * arrived (wakes this PE's sleeping waiters). */
 typedef struct symm_tl_env {
     int rank;
     int size;
@@ -84,6 +85,7 @@ typedef struct symm_tl_env {
     int nreg;                   /* of length 0: this PE has nothing there) */
     symm_status_t (*allgather)(const void *in, size_t len, void *out);
     __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
+    __attribute__((format(printf, 1, 2))) void (*info)(const char *fmt, ...);
     void (*arrived)(void);
     void **default_chan;       /* the default context's channel, which init sets */
     int am;                    /* active messages will be used (am_handler, am_send) */
@@ -97,7 +99,8 @@ typedef void (*symm_tl_am_cb_t)(const void *hdr, size_t hlen, const void *data, 
 
 typedef struct symm_tl_ops {
     const char *name;
-    /* Collective over the job: connects to every PE that env->net marks, registers the parts
+    /* Collective over the job: exchanges what reaching every PE that env->net marks takes (a
+     * transport may connect to a PE only when it first sends there), registers the parts
      * env->reg names and exchanges their keys. On failure `why` says what is missing or
      * wrong. */
     symm_status_t (*init)(const symm_tl_env_t *env, char *why, size_t why_len);

@@ -20,9 +20,15 @@
  * sleeps on the worker's event descriptor and serves it whenever the PE is busy elsewhere; a
  * PE that waits progresses it itself, which is faster than waking the thread. Hence the target
  * worker is thread-safe (UCS_THREAD_MODE_MULTI). Every other context gets a worker of its own
- * on first use, with endpoints to the peers' target workers, so threads with contexts of
- * their own do not share a lock. A destroyed context's worker waits, flushed, for the next
- * context; workers close at finalize only.
+ * on first use, so threads with contexts of their own do not share a lock. A destroyed
+ * context's worker waits, flushed, for the next context; workers close at finalize only.
+ *
+ * Connections: a worker opens its endpoint to a peer's target worker, and unpacks that peer's
+ * keys of the extents in use, on its first operation to the peer, so a PE that talks to a few
+ * peers holds a few endpoints, not one for every PE of other nodes. Opening takes U.lock, which
+ * adding an extent also holds while it unpacks the new keys for the endpoints that exist then;
+ * an endpoint is published (release) after its keys, so an operation, whose fast path is one
+ * acquire load of the endpoint, finds the key of every extent it sees.
  *
  * Ordering: ucp_worker_fence between a put and its signal (put-with-signal, shmem_fence);
  * ucp_worker_flush for quiet, except after a single word put, which goes as a swap whose reply
@@ -93,16 +99,16 @@ typedef struct extent {
     symm_tl_seg_t seg;
     uint64_t lo, hi;      /* [lo, hi) of the segment */
     ucp_mem_h memh;       /* this PE's registration; NULL when it has nothing there */
-    char *keys;           /* every PE's packed key, key_len bytes each, kept for workers */
+    char *keys;           /* every PE's packed key, key_len bytes each, kept for endpoints */
     size_t key_len;       /* opened later */
     size_t *lens;         /* [pe]: 0 when pe has nothing there */
 } extent_t;
 
-/* Per-worker state: endpoints and unpacked keys for every PE this transport reaches. */
+/* Per-worker state: the endpoints opened so far and their peers' unpacked keys. */
 typedef struct worker {
     ucp_worker_h w;
-    ucp_ep_h *ep;                      /* [pe] */
-    ucp_rkey_h *rkey[MAX_EXTENTS];     /* [extent][pe] */
+    _Atomic(ucp_ep_h) *ep;             /* [pe]: NULL until the first operation to pe */
+    ucp_rkey_h *rkey[MAX_EXTENTS];     /* [extent][pe]: set with ep[pe] or the extent */
     uint64_t discard;    /* reply buffer of a SET, never read */
     /* Whether operations (flags) were issued since the last quiet (with all): a quiet after
      * none returns at once, where one context serves a single thread. */
@@ -137,13 +143,17 @@ static struct {
     _Atomic int sleeping;      /* the PE sleeps in a wait: serve its peers now */
     _Atomic int closing;       /* finalize has begun: no thread uses a context */
     int wakefd;                /* tells the progress thread so */
-    pthread_mutex_t lock; /* the contexts' workers: their creation, list and progress */
+    /* The contexts' workers (their creation, list and progress), the endpoints' opening and
+     * the extents' publication. */
+    pthread_mutex_t lock;
     worker_t **ctxw;      /* every context's worker, progressed by waits */
     int nctxw;
     worker_t **spare;     /* those of destroyed contexts, kept for the next ones */
     int nspare;
     _Atomic int any_ctxw;
     unsigned char *net;   /* net[pe]: reached by this transport */
+    unsigned char *peer;  /* peer[pe]: some worker has an endpoint to pe (under lock) */
+    int opened, peers;    /* endpoints opened, and to how many PEs (under lock) */
     symm_tl_am_cb_t am[AM_IDS]; /* active messages' handlers, by id */
 } U = {.lock = PTHREAD_MUTEX_INITIALIZER, .wakefd = -1};
 
@@ -283,48 +293,53 @@ static symm_status_t worker_open(worker_t *wk, ucs_thread_mode_t mode)
     return F.ucp_worker_create(U.ctx, &wp, &wk->w) == UCS_OK ? SYMM_OK : SYMM_ERR_SYS;
 }
 
-/* Extent i's keys on a worker, for every PE reached that has something there. */
-static symm_status_t unpack(worker_t *wk, int i)
+/* pe's key of extent i, through wk's endpoint ep to pe (nothing where pe has nothing there). */
+static ucs_status_t unpack_one(worker_t *wk, int i, int pe, ucp_ep_h ep)
 {
     const extent_t *e = &U.ext[i];
+
+    if (!e->lens[pe])
+        return UCS_OK;
+    return F.ucp_ep_rkey_unpack(ep, e->keys + (size_t)pe * e->key_len, &wk->rkey[i][pe]);
+}
+
+/* Extent i's keys on a worker, for every PE it has an endpoint to; the others' come with their
+ * endpoints. Under U.lock. */
+static symm_status_t unpack(worker_t *wk, int i)
+{
     ucp_rkey_h *k = calloc(U.env.size, sizeof(*k));
 
     if (!k)
         return SYMM_ERR_NOMEM;
     wk->rkey[i] = k;
-    for (int pe = 0; pe < U.env.size; pe++)
-        if (U.env.net[pe] && e->lens[pe] &&
-            F.ucp_ep_rkey_unpack(wk->ep[pe], e->keys + (size_t)pe * e->key_len, &k[pe]) != UCS_OK)
+    for (int pe = 0; pe < U.env.size; pe++) {
+        ucp_ep_h ep = atomic_load_explicit(&wk->ep[pe], memory_order_relaxed);
+        if (ep && unpack_one(wk, i, pe, ep) != UCS_OK)
             return SYMM_ERR_SYS;
+    }
     return SYMM_OK;
 }
 
-/* Endpoints to every PE's target worker, and the keys of the extents in use. */
+/* A new worker's tables: no endpoint yet, and a slot for each PE's key of each extent in use.
+ * Under U.lock, or before the worker is shared. */
 static symm_status_t worker_connect(worker_t *wk)
 {
-    int n = U.env.size, next = atomic_load_explicit(&U.next, memory_order_relaxed);
+    int next = atomic_load_explicit(&U.next, memory_order_relaxed);
     symm_status_t st = SYMM_OK;
 
-    wk->ep = calloc(n, sizeof(*wk->ep));
+    wk->ep = calloc(U.env.size, sizeof(*wk->ep));
     if (!wk->ep)
         return SYMM_ERR_NOMEM;
-    for (int pe = 0; pe < n; pe++) {
-        if (!U.env.net[pe])
-            continue;
-        ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
-                              .address = (ucp_address_t *)(U.addrs + (size_t)pe * U.addr_len)};
-        if (F.ucp_ep_create(wk->w, &ep, &wk->ep[pe]) != UCS_OK)
-            return SYMM_ERR_SYS;
-    }
     for (int i = 0; st == SYMM_OK && i < next; i++)
         st = unpack(wk, i);
     return st;
 }
 
 /* Completes a worker's operations: the kept requests, then a flush. The flush also waits for
- * the peers' replies to the endpoints' connection requests: a peer that has not answered one
- * when the worker is closed would still connect back to it after it is gone (finalize flushes
- * every worker before the PEs part). */
+ * the peers' replies to the connection requests of the endpoints the worker has opened: a peer
+ * that has not answered one when the worker is closed would still connect back to it after it
+ * is gone (finalize flushes every worker after its last barrier, the last operation that may
+ * open an endpoint, and before the PEs part). */
 static ucs_status_t worker_flush(worker_t *wk)
 {
     ucp_request_param_t p = {.op_attr_mask = 0};
@@ -347,9 +362,11 @@ static void worker_close(worker_t *wk)
                 F.ucp_rkey_destroy(wk->rkey[i][pe]);
         free(wk->rkey[i]);
     }
-    for (int pe = 0; wk->ep && pe < U.env.size; pe++)
-        if (wk->ep[pe])
-            wait_req(wk->w, F.ucp_ep_close_nbx(wk->ep[pe], &p));
+    for (int pe = 0; wk->ep && pe < U.env.size; pe++) {
+        ucp_ep_h ep = atomic_load_explicit(&wk->ep[pe], memory_order_relaxed);
+        if (ep)
+            wait_req(wk->w, F.ucp_ep_close_nbx(ep, &p));
+    }
     F.ucp_worker_destroy(wk->w);
     free(wk->ep);
     *wk = (worker_t){0};
@@ -690,6 +707,9 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
         return SYMM_ERR_NOMEM;
     memcpy(U.net, env->net, env->size);
     U.env.net = U.net;
+    U.peer = calloc(env->size, 1);
+    if (!U.peer)
+        return SYMM_ERR_NOMEM;
     st = load(why, why_len);
     if (st != SYMM_OK)
         return st;
@@ -743,6 +763,8 @@ static void ucx_fini(void)
     if (U.wakefd >= 0)
         close(U.wakefd);
     U.wakefd = -1;
+    if (U.ctx && U.env.info)
+        U.env.info("ucx: %d endpoints opened to %d peers", U.opened, U.peers);
     for (int i = 0; i < U.nctxw; i++) {
         worker_close(U.ctxw[i]);
         free(U.ctxw[i]);
@@ -764,6 +786,9 @@ static void ucx_fini(void)
     free(U.base);
     free(U.addrs);
     free(U.net);
+    free(U.peer);
+    U.peer = NULL;
+    U.opened = U.peers = 0;
     free(U.ctxw);
     free(U.spare);
     U.ctxw = U.spare = NULL;
@@ -828,8 +853,9 @@ static symm_status_t ucx_extent_reg(const symm_tl_range_t *r, void *key, size_t 
     return SYMM_OK;
 }
 
-/* Every worker unpacks the pending extent's keys before the extent is published, under the
- * lock that opening a context's worker takes, so every worker knows every extent in use. */
+/* Every worker unpacks the pending extent's keys for the endpoints it has before the extent is
+ * published, under the lock that opening a context's worker or an endpoint takes, so every
+ * endpoint has the key of every extent in use. */
 static symm_status_t ucx_extent_keys(const void *const *keys, const size_t *lens, char *why,
                                      size_t why_len)
 {
@@ -909,6 +935,43 @@ static void check(ucs_status_t st, const char *call, const char *what, int pe)
         U.env.fatal("%s(pe=%d): the UCX %s failed: %s", call, pe, what, status_str(st));
 }
 
+/* wk's endpoint to pe, opened now with pe's keys of the extents in use (see "Connections"). */
+static __attribute__((noinline)) ucp_ep_h ep_open(worker_t *wk, const char *call, int pe)
+{
+    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+                         .address = (ucp_address_t *)(U.addrs + (size_t)pe * U.addr_len)};
+    ucp_ep_h ep;
+    int next;
+
+    pthread_mutex_lock(&U.lock);
+    ep = atomic_load_explicit(&wk->ep[pe], memory_order_relaxed);
+    if (ep) {
+        pthread_mutex_unlock(&U.lock);
+        return ep;
+    }
+    if (!U.env.net[pe])
+        U.env.fatal("%s(pe=%d): pe %d is not reached over the network", call, pe, pe);
+    check(F.ucp_ep_create(wk->w, &p, &ep), call, "connection", pe);
+    next = atomic_load_explicit(&U.next, memory_order_relaxed);
+    for (int i = 0; i < next; i++)
+        check(unpack_one(wk, i, pe, ep), call, "key unpacking", pe);
+    U.opened++;
+    U.peers += !U.peer[pe];
+    U.peer[pe] = 1;
+    atomic_store_explicit(&wk->ep[pe], ep, memory_order_release);
+    pthread_mutex_unlock(&U.lock);
+    return ep;
+}
+
+/* wk's endpoint to pe, opened on the first operation to pe. Its keys are set before it is
+ * published, so a key lookup after this finds them. */
+static inline ucp_ep_h ep_of(worker_t *wk, const char *call, int pe)
+{
+    ucp_ep_h ep = atomic_load_explicit(&wk->ep[pe], memory_order_acquire);
+
+    return __builtin_expect(ep != NULL, 1) ? ep : ep_open(wk, call, pe);
+}
+
 /* A put or get, one operation per extent it touches. */
 static void rma(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
                 char *buf, size_t n, int nbi, int put)
@@ -917,10 +980,11 @@ static void rma(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint6
     size_t part;
 
     for (; n > 0; buf += part, off += part, n -= part) {
+        ucp_ep_h ep = ep_of(wk, call, pe);
         ucp_rkey_h k = target(wk, call, pe, seg, off, n, &part);
         uint64_t ra = raddr(pe, seg, off);
-        ucs_status_ptr_t r = put ? F.ucp_put_nbx(wk->ep[pe], buf, part, ra, k, &p)
-                                 : F.ucp_get_nbx(wk->ep[pe], buf, part, ra, k, &p);
+        ucs_status_ptr_t r = put ? F.ucp_put_nbx(ep, buf, part, ra, k, &p)
+                                 : F.ucp_get_nbx(ep, buf, part, ra, k, &p);
         check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, put ? "put" : "get",
               pe);
     }
@@ -939,19 +1003,21 @@ static int put_acked(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, 
                              .reply_buffer = &wk->discard};
     uint64_t in = 0, ra = raddr(pe, seg, off);
     size_t part;
+    ucp_ep_h ep;
     ucp_rkey_h k;
 
     if (U.env.threads || nbi == SYMM_TL_FLAG || (n != 4 && n != 8) || ra % n ||
         atomic_load_explicit(&wk->dirty, memory_order_relaxed) ||
         atomic_load_explicit(&wk->acked, memory_order_relaxed))
         return 0;
+    ep = ep_of(wk, call, pe);
     k = target(wk, call, pe, seg, off, n, &part);
     if (part < n)
         return 0;
     memcpy(&in, src, n);
     atomic_store_explicit(&wk->acked, 1, memory_order_relaxed);
-    check(keep(wk, F.ucp_atomic_op_nbx(wk->ep[pe], UCP_ATOMIC_OP_SWAP, &in, 1, ra, k, &p)), call,
-          "put", pe);
+    check(keep(wk, F.ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_SWAP, &in, 1, ra, k, &p)), call, "put",
+          pe);
     return 1;
 }
 
@@ -963,8 +1029,8 @@ static void am_send(worker_t *wk, const char *call, const char *what, int pe, un
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                              .flags = UCP_AM_SEND_FLAG_EAGER};
 
-    check(wait_req(wk->w, F.ucp_am_send_nbx(wk->ep[pe], id, hdr, hlen, data, len, &p)), call,
-          what, pe);
+    check(wait_req(wk->w, F.ucp_am_send_nbx(ep_of(wk, call, pe), id, hdr, hlen, data, len, &p)),
+          call, what, pe);
 }
 
 /* A library flag to pe (see flag_recv). */
@@ -1030,6 +1096,7 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
                              .datatype = ucp_dt_make_contig(a->size)};
     ucs_status_ptr_t r;
     size_t part;
+    ucp_ep_h ep = ep_of(wk, call, a->pe);
     ucp_rkey_h k = target(wk, call, a->pe, a->seg, a->off, a->size, &part);
     int reply = fetch || a->op == SYMM_AMO_SWAP || a->op == SYMM_AMO_CSWAP ||
                 a->op == SYMM_AMO_FETCH;
@@ -1053,8 +1120,7 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
     if (part < a->size)
         U.env.fatal("%s(pe=%d): the word at offset %#llx straddles two registered extents", call,
                     a->pe, (unsigned long long)a->off);
-    r = F.ucp_atomic_op_nbx(wk->ep[a->pe], ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off), k,
-                            &p);
+    r = F.ucp_atomic_op_nbx(ep, ops[a->op], &in, 1, raddr(a->pe, a->seg, a->off), k, &p);
     if (!reply) {
         atomic_store_explicit(&wk->dirty, 1, memory_order_relaxed);
         check(keep(wk, r), call, "atomic", a->pe);
