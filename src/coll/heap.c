@@ -8,12 +8,107 @@
  * A host-heap block that ends above the part of the heap registered with the network
  * registers the next extent on every PE in the same step, its keys published before the
  * barrier and read after it (core/net.h), so no other exchange is needed.
+ *
+ * Across nodes the records are not read one by one (a PE would reach every PE of the job, and
+ * open a connection to each, at every allocation): each node's leader combines its node's
+ * records through the window into a summary (the least and most of each field, and the first
+ * PE that could not allocate), the leaders combine their summaries in the rounds of the
+ * barrier's dissemination, with the same partners, each round's summary pushed with its count
+ * in one message, and each node reads its leader's result. Only a disagreement reads the
+ * record of a PE it names.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll.h"
 #include "core/net.h"
 #include "core/state.h"
+
+static void sum_init(symm_alloc_sum_t *s)
+{
+    for (int i = 0; i < 3; i++) {
+        s->lo[i] = UINT64_MAX;
+        s->hi[i] = 0;
+        s->lo_pe[i] = s->hi_pe[i] = -1;
+    }
+    s->short_pe = INT32_MAX;
+}
+
+static void sum_rec(symm_alloc_sum_t *s, const symm_alloc_rec_t *r, int pe)
+{
+    const uint64_t f[3] = {r->seq, r->size, r->align};
+    symm_alloc_sum_t one;
+
+    for (int i = 0; i < 3; i++) {
+        one.lo[i] = one.hi[i] = f[i];
+        one.lo_pe[i] = one.hi_pe[i] = pe;
+    }
+    one.short_pe = r->result < 0 ? pe : INT32_MAX;
+    for (int i = 0; i < 3; i++) {
+        if (one.lo[i] < s->lo[i] || s->lo_pe[i] < 0) {
+            s->lo[i] = one.lo[i];
+            s->lo_pe[i] = pe;
+        }
+        if (one.hi[i] > s->hi[i] || s->hi_pe[i] < 0) {
+            s->hi[i] = one.hi[i];
+            s->hi_pe[i] = pe;
+        }
+    }
+    if (one.short_pe < s->short_pe)
+        s->short_pe = one.short_pe;
+}
+
+static void sum_merge(symm_alloc_sum_t *s, const symm_alloc_sum_t *o)
+{
+    for (int i = 0; i < 3; i++) {
+        if (o->lo_pe[i] >= 0 && (s->lo_pe[i] < 0 || o->lo[i] < s->lo[i])) {
+            s->lo[i] = o->lo[i];
+            s->lo_pe[i] = o->lo_pe[i];
+        }
+        if (o->hi_pe[i] >= 0 && (s->hi_pe[i] < 0 || o->hi[i] > s->hi[i])) {
+            s->hi[i] = o->hi[i];
+            s->hi_pe[i] = o->hi_pe[i];
+        }
+    }
+    if (o->short_pe < s->short_pe)
+        s->short_pe = o->short_pe;
+}
+
+/* The world's records combined, after the allocation's barrier: see the top of the file. */
+static void agree_nodes(symm_alloc_sum_t *out, const symm_alloc_rec_t *mine)
+{
+    static uint32_t calls;
+    symm_team_t *t = &symm_team_world;
+    symm_internal_t *me = symm_internal(symm_g.my_pe);
+    symm_internal_t *lead = symm_internal(symm_team_pe(t, t->lead));
+    uint32_t call = ++calls;
+
+    if (t->me != t->lead) {
+        symm_wait_reach_local(&lead->agree_done.v, call);
+        *out = lead->agree_out;
+        return;
+    }
+    sum_init(out);
+    for (int i = t->lead; i < t->lead + t->local; i++) {
+        symm_alloc_rec_t rec;
+
+        symm_peer_get(&rec, mine, sizeof(rec), symm_team_pe(t, i));
+        sum_rec(out, &rec, symm_team_pe(t, i));
+    }
+    for (int k = 0, d = 1; d < t->nlead; k++, d <<= 1) {
+        int j = t->lead_idx + d, to = symm_team_pe(t, t->leaders[j >= t->nlead ? j - t->nlead : j]);
+
+        if (!symm_peer_put_note(&me->agree_in[k], out, sizeof(*out), &me->agree_cnt[k].v, to))
+            symm_fatal("symm_peer_put_note: %zu bytes cannot be pushed to PE %d", sizeof(*out),
+                       to);
+        symm_wait_reach(&me->agree_cnt[k].v, call);
+        sum_merge(out, &me->agree_in[k]);
+    }
+    me->agree_out = *out;
+    atomic_store_explicit(&me->agree_done.v, call, memory_order_release);
+    symm_team_wake_node(t, &me->agree_done.v);
+}
 
 /* Publishes this PE's record, waits for all, and checks that every PE agrees; a block of the
  * host heap ending at offset top registers what the network does not yet reach of it.
@@ -22,13 +117,26 @@ static int agree(const char *call, uint64_t size, uint64_t align, int64_t result
 {
     uint64_t seq = symm_g.alloc_seq++;
     symm_alloc_rec_t *mine = &symm_internal(symm_g.my_pe)->alloc_rec[seq & 1];
-    int short_pe = -1, grew = 0;
+    int short_pe = -1, grew = 0, first = 0;
 
     if (result >= 0 && symm_net_heap_grow(call, seq, top, &grew) != SYMM_OK)
         result = -1;
     *mine = (symm_alloc_rec_t){.seq = seq, .size = size, .align = align, .result = result};
     symm_barrier_world();
-    for (int pe = 0; pe < symm_g.n_pes; pe++) {
+    if (symm_team_world.net) {
+        symm_alloc_sum_t s;
+        const uint64_t f[3] = {seq, size, align};
+        int other = -1;
+
+        agree_nodes(&s, mine);
+        for (int i = 0; i < 3 && other < 0; i++)
+            if (s.lo[i] != f[i] || s.hi[i] != f[i])
+                other = s.lo[i] != f[i] ? s.lo_pe[i] : s.hi_pe[i];
+        short_pe = s.short_pe == INT32_MAX ? -1 : s.short_pe;
+        /* A disagreement: the record of the PE named is read to say what it asked for. */
+        first = other < 0 ? symm_g.n_pes : other;
+    }
+    for (int pe = first; pe < symm_g.n_pes; pe++) {
         symm_alloc_rec_t rec;
         const symm_alloc_rec_t *r = &rec;
         symm_peer_get(&rec, mine, sizeof(rec), pe);

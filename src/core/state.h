@@ -93,6 +93,17 @@ typedef struct symm_alloc_rec {
     int64_t result;  /* offset, or -1 when this PE could not allocate */
 } symm_alloc_rec_t;
 
+/* Agreement records of a set of PEs combined: the least and the most of each field (seq, size,
+ * align) with a PE that holds it, and the least PE that could not allocate (INT32_MAX: none). */
+typedef struct symm_alloc_sum {
+    uint64_t lo[3], hi[3];
+    int32_t lo_pe[3], hi_pe[3];
+    int32_t short_pe;
+    int32_t pad;
+} symm_alloc_sum_t;
+
+#define SYMM_AGREE_ROUNDS 32
+
 /* The internal part of every heap, at the same offset on every PE. */
 /* Synchronisation state of one team on one PE, at the same offset on every PE. Teams own
  * slots; the world team has slot 0. */
@@ -166,6 +177,13 @@ typedef struct symm_internal {
     } watch __attribute__((aligned(SYMM_CACHELINE)));
     /* Per-call records of collective allocations, by call parity. */
     symm_alloc_rec_t alloc_rec[2] __attribute__((aligned(SYMM_CACHELINE)));
+    /* Across nodes (coll/heap.c): round k's summary from the node leader 2^k before this one,
+     * counted in agree_cnt[k]; a leader's result, which its node reads once agree_done reaches
+     * the call's number. */
+    symm_alloc_sum_t agree_in[SYMM_AGREE_ROUNDS] __attribute__((aligned(SYMM_CACHELINE)));
+    symm_word_t agree_cnt[SYMM_AGREE_ROUNDS];
+    symm_alloc_sum_t agree_out __attribute__((aligned(SYMM_CACHELINE)));
+    symm_word_t agree_done;
     symm_slot_t slot[SYMM_TEAM_SLOTS] __attribute__((aligned(4096)));
     /* Teams made from a unique id (coll/team.c): where the members of each id this PE made
      * meet, by the id's count, and this PE's offer to the team it is joining. */

@@ -119,8 +119,18 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "heap") == 0) {
         heap(me, npes, left, right);
     } else {
+        /* Collective allocations agree across nodes without reaching every PE. */
+        long *blk = shmem_malloc(64 * sizeof(long));
+
+        REQUIRE(blk != NULL, "shmem_malloc(%zu) failed", 64 * sizeof(long));
         for (long r = 1; r <= ROUNDS; r++)
             round_trip(me, left, right, r);
+        shmem_long_p(blk, me, right);
+        shmem_barrier_all();
+        EXPECT(blk[0] == left, "pe %d: the block holds %ld, want %d from its left", me, blk[0],
+               left);
+        shmem_barrier_all();
+        shmem_free(blk);
     }
     printf("neighbours: pe %d: %ld checks, %ld failures\n", me, TEST_LOAD(test_checks),
            TEST_LOAD(test_failures));
