@@ -545,38 +545,6 @@ static symm_status_t flag_handler(void)
     return st == SYMM_OK ? set_handler(AM_NOTE, note_recv, NULL) : st;
 }
 
-static symm_status_t exchange_addresses(void)
-{
-    ucp_address_t *a;
-    size_t len, max = 0, *lens = NULL;
-    symm_status_t st = SYMM_ERR_NOMEM;
-    char *mine = NULL;
-    int n = U.env.size;
-
-    if (F.ucp_worker_get_address(U.target.w, &a, &len) != UCS_OK)
-        return SYMM_ERR_SYS;
-    lens = malloc(n * sizeof(*lens));
-    if (!lens)
-        goto out;
-    st = U.env.allgather(&len, sizeof(len), lens);
-    for (int i = 0; i < n; i++)
-        max = lens[i] > max ? lens[i] : max;
-    U.addr_len = max;
-    mine = calloc(1, max);
-    U.addrs = malloc((size_t)n * max);
-    if (st == SYMM_OK && (!mine || !U.addrs))
-        st = SYMM_ERR_NOMEM;
-    if (st == SYMM_OK) {
-        memcpy(mine, a, len);
-        st = U.env.allgather(mine, max, U.addrs);
-    }
-out:
-    F.ucp_worker_release_address(U.target.w, a);
-    free(lens);
-    free(mine);
-    return st;
-}
-
 /* Registers r of this PE's segment as extent i and packs its key (nothing for an empty r). */
 static ucs_status_t map(int i, const symm_tl_range_t *r, void **packed, size_t *plen)
 {
@@ -619,71 +587,92 @@ static symm_status_t keep_keys(int i, const void *const *keys, const size_t *len
     return SYMM_OK;
 }
 
-/* Hands every PE's keys of init's parts, gathered as all[pe][part][max], to keep_keys. */
-static symm_status_t keep_gathered(const char *all, const size_t *lens, size_t max)
+/* Registers the parts init names, then gathers what every PE's peers need of it in two
+ * allgathers (each one a fence of the bootstrap, the costly part of a start across hosts): the
+ * fixed part (its segments' addresses, the lengths of its target worker's address and of its
+ * keys), then those bytes, each padded to the longest any PE has. */
+static symm_status_t exchange(void)
 {
-    int n = U.env.size, m = U.env.nreg;
-    const void **kp = malloc(n * sizeof(*kp));
-    size_t *kl = malloc(n * sizeof(*kl));
-    symm_status_t st = kp && kl ? SYMM_OK : SYMM_ERR_NOMEM;
-
-    for (int i = 0; st == SYMM_OK && i < m; i++) {
-        for (int pe = 0; pe < n; pe++) {
-            kp[pe] = all + ((size_t)pe * m + i) * max;
-            kl[pe] = lens[(size_t)pe * m + i];
-        }
-        st = keep_keys(i, kp, kl);
-    }
-    free(kp);
-    free(kl);
-    return st;
-}
-
-/* Registers the parts init names and gathers every PE's keys and segment addresses. */
-static symm_status_t exchange_keys(void)
-{
-    int n = U.env.size, m = U.env.nreg;
-    uint64_t mine[SYMM_SEGS] = {0};
+    const int n = U.env.size, m = U.env.nreg, words = SYMM_SEGS + 1 + m;
     void **packed = calloc(m, sizeof(*packed));
     size_t *plen = calloc(m, sizeof(*plen)), *lens = malloc((size_t)n * m * sizeof(*lens));
-    size_t max = 1;
-    symm_status_t st = SYMM_ERR_NOMEM;
+    uint64_t *head = calloc(words, sizeof(*head));
+    uint64_t *heads = malloc((size_t)n * words * sizeof(*heads));
+    const void **kp = malloc(n * sizeof(*kp));
+    size_t *kl = malloc(n * sizeof(*kl));
+    size_t alen = 0, amax = 1, kmax = 1, rec;
+    ucp_address_t *a = NULL;
     char *buf = NULL, *all = NULL;
+    symm_status_t st = SYMM_ERR_NOMEM;
 
-    U.base = malloc((size_t)n * sizeof(mine));
-    if (!packed || !plen || !lens || !U.base)
+    U.base = malloc((size_t)n * SYMM_SEGS * sizeof(*U.base));
+    if (!packed || !plen || !lens || !head || !heads || !kp || !kl || !U.base)
         goto out;
     st = SYMM_ERR_SYS;
+    if (F.ucp_worker_get_address(U.target.w, &a, &alen) != UCS_OK) {
+        a = NULL;
+        goto out;
+    }
     for (int i = 0; i < m; i++)
         if (map(i, &U.env.reg[i], &packed[i], &plen[i]) != UCS_OK)
             goto out;
     for (int s = 0; s < SYMM_SEGS; s++)
-        mine[s] = U.env.len[s] ? (uintptr_t)U.env.base[s] : 0;
-    st = U.env.allgather(mine, sizeof(mine), U.base);
-    if (st == SYMM_OK)
-        st = U.env.allgather(plen, m * sizeof(*plen), lens);
-    for (size_t j = 0; st == SYMM_OK && j < (size_t)n * m; j++)
-        max = lens[j] > max ? lens[j] : max;
-    buf = calloc(m, max);
-    all = malloc((size_t)n * m * max);
-    if (st == SYMM_OK && (!buf || !all))
-        st = SYMM_ERR_NOMEM;
-    for (int i = 0; st == SYMM_OK && i < m; i++)
+        head[s] = U.env.len[s] ? (uintptr_t)U.env.base[s] : 0;
+    head[SYMM_SEGS] = alen;
+    for (int i = 0; i < m; i++)
+        head[SYMM_SEGS + 1 + i] = plen[i];
+    st = U.env.allgather(head, (size_t)words * sizeof(*head), heads);
+    if (st != SYMM_OK)
+        goto out;
+    for (int pe = 0; pe < n; pe++) {
+        const uint64_t *h = heads + (size_t)pe * words;
+
+        memcpy(U.base + (size_t)pe * SYMM_SEGS, h, SYMM_SEGS * sizeof(*h));
+        amax = h[SYMM_SEGS] > amax ? h[SYMM_SEGS] : amax;
+        for (int i = 0; i < m; i++) {
+            lens[(size_t)pe * m + i] = h[SYMM_SEGS + 1 + i];
+            kmax = h[SYMM_SEGS + 1 + i] > kmax ? h[SYMM_SEGS + 1 + i] : kmax;
+        }
+    }
+    rec = amax + (size_t)m * kmax;
+    buf = calloc(1, rec);
+    all = malloc((size_t)n * rec);
+    U.addrs = malloc((size_t)n * amax);
+    st = SYMM_ERR_NOMEM;
+    if (!buf || !all || !U.addrs)
+        goto out;
+    memcpy(buf, a, alen);
+    for (int i = 0; i < m; i++)
         if (packed[i])
-            memcpy(buf + (size_t)i * max, packed[i], plen[i]);
-    if (st == SYMM_OK)
-        st = U.env.allgather(buf, m * max, all);
-    if (st == SYMM_OK)
-        st = keep_gathered(all, lens, max);
+            memcpy(buf + amax + (size_t)i * kmax, packed[i], plen[i]);
+    st = U.env.allgather(buf, rec, all);
+    if (st != SYMM_OK)
+        goto out;
+    U.addr_len = amax;
+    for (int pe = 0; pe < n; pe++)
+        memcpy(U.addrs + (size_t)pe * amax, all + (size_t)pe * rec, amax);
+    for (int i = 0; st == SYMM_OK && i < m; i++) {
+        for (int pe = 0; pe < n; pe++) {
+            kp[pe] = all + (size_t)pe * rec + amax + (size_t)i * kmax;
+            kl[pe] = lens[(size_t)pe * m + i];
+        }
+        st = keep_keys(i, kp, kl);
+    }
     if (st == SYMM_OK)
         atomic_store_explicit(&U.next, m, memory_order_release);
 out:
+    if (a)
+        F.ucp_worker_release_address(U.target.w, a);
     for (int i = 0; packed && i < m; i++)
         if (packed[i])
             F.ucp_rkey_buffer_release(packed[i]);
     free(packed);
     free(plen);
     free(lens);
+    free(head);
+    free(heads);
+    free(kp);
+    free(kl);
     free(buf);
     free(all);
     return st;
@@ -726,9 +715,7 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
     if (st == SYMM_OK)
         st = flag_handler();
     if (st == SYMM_OK)
-        st = exchange_addresses();
-    if (st == SYMM_OK)
-        st = exchange_keys();
+        st = exchange();
     U.env.reg = NULL; /* the caller's parts, too, live only for the call */
     U.env.nreg = 0;
     if (st == SYMM_OK)
