@@ -85,6 +85,8 @@ best() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 
 floor=$(best floor ucx_rtt)
+# show VALUE UNIT: latencies in microseconds, bandwidths in GB/s, two decimals.
+show() { awk -v v="$1" -v u="$2" 'BEGIN { if (v == "-") print "-"; else printf "%.2f", u == "ns" ? v / 1000 : v }'; }
 rev=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
 {
@@ -100,7 +102,7 @@ git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
     echo "- *OSHMEM*: Open MPI's OpenSHMEM started the same way across the same hosts"
     echo "  (\`oshrun -H h1:1,h2:1 --mca osc ^rdma --mca btl self,tcp\`, the same UCX settings);"
     echo "- *floor*: one network round trip between the hosts, twice the one-way latency of"
-    echo "  \`ucx_perftest -t ucp_am_lat -s 8\` between them: ${floor} ns."
+    echo "  \`ucx_perftest -t ucp_am_lat -s 8\` between them: $(show "$floor" ns) us."
     echo
     echo "| case | unit | virtual nodes | test hosts | hosts / virtual nodes | OSHMEM | symm / OSHMEM | symm / floor |"
     echo "|---|---|---|---|---|---|---|---|"
@@ -110,7 +112,7 @@ git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
         v=$(best vnodes "$c") h=$(best hosts "$c") o=$(best osh "$c")
         f="-"
         [ "$unit" = ns ] && f=$(ratio "$h" "$floor")
-        echo "| $c | $unit | $v | $h | $(ratio "$h" "$v") | $o | $(ratio "$h" "$o") | $f |"
+        echo "| $c | ${unit/ns/us} | $(show "$v" "$unit") | $(show "$h" "$unit") | $(ratio "$h" "$v") | $(show "$o" "$unit") | $(ratio "$h" "$o") | $f |"
     done
     echo
     echo "Targets: on test hosts against virtual nodes, put + quiet, g and fetch-add within 1.1x and"

@@ -107,7 +107,7 @@ up() {
     echo "10.$a.$b.0/24" >"$dir/net"
     sw=symm-$id-sw
     ip netns add "$sw"
-    ip -n "$sw" link add br0 type bridge
+    ip -n "$sw" link add br0 mtu 65535 type bridge
     ip -n "$sw" link set br0 up
     ip -n "$sw" link set lo up
     {
@@ -120,7 +120,9 @@ up() {
     for i in $(seq 1 "$k"); do
         local ns=symm-$id-h$i name=h$i-$id
         ip netns add "$ns"
-        ip -n "$sw" link add "p$i" type veth peer name symm0 netns "$ns"
+        # The loopback interface's MTU, so that the path between hosts is loopback's plus a
+        # bridge.
+        ip -n "$sw" link add "p$i" mtu 65535 type veth peer name symm0 mtu 65535 netns "$ns"
         ip -n "$sw" link set "p$i" master br0
         ip -n "$sw" link set "p$i" up
         ip -n "$ns" link set lo up
