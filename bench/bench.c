@@ -19,7 +19,7 @@
  * case whose calls are missing is reported as skipped. One case, the sweep, runs three
  * point-to-point kernels over message sizes, each size timed like a case of its own: putmem +
  * quiet and getmem latencies from 8 B to SWEEP_LAT_MAX, and putmem bandwidth from 8 B to
- * MAX_BYTES, doubling.
+ * SWEEP_BW_MAX, doubling.
  * Output: one line per case, `case=NAME pes=N value=V unit=U stat=median ...` (or
  * `skip=NAME pes=N needs=CALL`), one per kernel and size for the sweep
  * (`case=sweep_KERNEL bytes=B pes=N ...`), then `done pes=N` once every case has run.
@@ -47,7 +47,8 @@
 #define TRIAL_NS 10e6 /* one trial lasts about 10 ms */
 #define TRIALS 7
 #define MIN_ITERS 16 /* a timed trial's least length, so one early barrier exit weighs little */
-#define MAX_BYTES (16L << 20)
+#define MAX_BYTES (64L << 20)    /* the largest putmem */
+#define SWEEP_BW_MAX (16L << 20) /* the largest size of the sweep's bandwidths */
 #define COLL_MAX (1L << 20)       /* the largest per-PE part of a collective */
 #define FAIR_NS 50e6              /* one window of the lock's fairness count */
 #define SWEEP_LAT_MAX (64L << 10) /* the largest size of the sweep's latencies */
@@ -385,7 +386,7 @@ static void m_sweep(const bench_case_t *c)
     } parts[] = {
         {{.name = "sweep_put_quiet", .unit = "ns", .kernel = k_putmem_quiet}, SWEEP_LAT_MAX},
         {{.name = "sweep_get", .unit = "ns", .kernel = k_getmem}, SWEEP_LAT_MAX},
-        {{.name = "sweep_putmem", .unit = "GB/s", .kernel = k_putmem}, MAX_BYTES},
+        {{.name = "sweep_putmem", .unit = "GB/s", .kernel = k_putmem}, SWEEP_BW_MAX},
     };
 
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -404,8 +405,11 @@ static const bench_case_t cases[] = {
     {.name = "put8_quiet", .unit = "ns", .who = BY_PAIR, .bytes = 8, .kernel = k_put8_quiet},
     {.name = "g8", .unit = "ns", .who = BY_PAIR, .bytes = 8, .kernel = k_g8},
     {.name = "putmem_4k", .unit = "GB/s", .who = BY_PAIR, .bytes = 4096, .kernel = k_putmem},
+    {.name = "putmem_64k", .unit = "GB/s", .who = BY_PAIR, .bytes = 64 << 10, .kernel = k_putmem},
     {.name = "putmem_1m", .unit = "GB/s", .who = BY_PAIR, .bytes = 1 << 20, .kernel = k_putmem},
+    {.name = "putmem_4m", .unit = "GB/s", .who = BY_PAIR, .bytes = 4 << 20, .kernel = k_putmem},
     {.name = "putmem_16m", .unit = "GB/s", .who = BY_PAIR, .bytes = 16 << 20, .kernel = k_putmem},
+    {.name = "putmem_64m", .unit = "GB/s", .who = BY_PAIR, .bytes = 64 << 20, .kernel = k_putmem},
     {.name = "fetch_add", .unit = "ns", .who = BY_PAIR, .bytes = 8, .kernel = k_fetch_add},
     {.name = "compare_swap", .unit = "ns", .who = BY_PAIR, .bytes = 8, .kernel = k_compare_swap},
     {.name = "put_signal_rt", .unit = "ns", .who = BY_TWO, .bytes = 8, PUT_SIGNAL_KERNEL},

@@ -26,15 +26,17 @@
 # BENCH_COLL_API (auto: each side's team collectives where it has them, else the active-set
 # forms; active-set: the active-set forms on both sides), BENCH_UCX_TLS (UCX's transports across
 # virtual nodes, default tcp,self), BENCH_ROWS (words, each a case or a PEs column of ROWS: only
-# the rows that match one run, e.g. "2n2 4n2" for those across virtual nodes; default all),
-# OSHCC and OSHRUN (Open MPI's compiler wrapper and launcher, default from PATH).
+# the rows that match one run, e.g. "2n2 4n2" for those across virtual nodes, or CASE:PEs, e.g.
+# "putmem_16m:2"; default all), OSHCC and OSHRUN (Open MPI's compiler wrapper and launcher,
+# default from PATH). symm's own settings reach its PEs as they are; SYMM_CACHE_INFO is also
+# written into the command line the page shows.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cmd="bench/compare.sh${*:+ $*}"
 for v in OSHRUN OSHCC BENCH_TIMEOUT BENCH_JOB_RUNS BENCH_ROUNDS BENCH_COLL_API BENCH_UCX_TLS \
-    BENCH_OSH_BTL BENCH_ROWS SYMM_BUILD; do
+    BENCH_OSH_BTL BENCH_ROWS SYMM_BUILD SYMM_CACHE_INFO; do
     if [ -z "${!v:-}" ]; then continue; fi
     if [[ ${!v} =~ ^[A-Za-z0-9_,.:/^+=-]+$ ]]; then cmd="$v=${!v} $cmd"; else cmd="$v='${!v}' $cmd"; fi
 done
@@ -77,8 +79,11 @@ plot=${doc%.md}-nodes.png
 ROWS='put8_quiet|2|osh<=0.50|shmem_long_p of 8 B + shmem_quiet, latency
 g8|2|osh<=0.35|shmem_long_g of 8 B, latency
 putmem_4k|2|osh>=1.0|shmem_putmem of 4 KiB, bandwidth
+putmem_64k|2|osh>=1.0|shmem_putmem of 64 KiB, bandwidth
 putmem_1m|2|osh>=1.0|shmem_putmem of 1 MiB, bandwidth
+putmem_4m|2|osh>=1.0|shmem_putmem of 4 MiB, bandwidth
 putmem_16m|2|osh>=1.0|shmem_putmem of 16 MiB, bandwidth
+putmem_64m|2|osh>=1.0|shmem_putmem of 64 MiB, bandwidth
 fetch_add|2|osh<=0.5|shmem_long_atomic_fetch_add on PE 1, latency
 compare_swap|2|osh<=0.5|shmem_long_atomic_compare_swap on PE 1, latency
 put_signal_rt|2|floor:flag_pingpong<=1.5|shmem_long_put_signal of 8 B + shmem_signal_wait_until, answered alike, round trip
@@ -160,10 +165,12 @@ ucx_rtt|g8|2n2|the same round trip
 ucx_rtt|fetch_add|2n2|the same round trip
 ucx_oneway|barrier_all|4n2|one way over the network, which a barrier across two nodes needs at least once'
 
-# BENCH_ROWS keeps the rows whose case or PEs column it names, and the floors that bound them.
+# BENCH_ROWS keeps the rows whose case or PEs column it names (or both, as CASE:PEs), and the
+# floors that bound them.
 if [ -n "${BENCH_ROWS:-}" ]; then
     ROWS=$(awk -F'|' -v want=" ${BENCH_ROWS//[[:space:]]/ } " \
-        'index(want, " " $1 " ") || index(want, " " $2 " ")' <<<"$ROWS")
+        'index(want, " " $1 " ") || index(want, " " $2 " ") || index(want, " " $1 ":" $2 " ")' \
+        <<<"$ROWS")
     if [ -z "$ROWS" ]; then
         echo "compare: BENCH_ROWS names no case or PEs column of ROWS: $BENCH_ROWS" >&2
         exit 1

@@ -8,7 +8,9 @@
  * (@ stands for the row's name, or the size of a sized form), the parameters (T stands for
  * the row's type) and what the routine does ($ stands for the operator's description, %
  * for its name; ^ and & for the get stem and the group of the device's group forms). A
- * family with context forms also has shmem_ctx_NAME(shmem_ctx_t ctx, ...).
+ * family with context forms also has shmem_ctx_NAME(shmem_ctx_t ctx, ...) (shmemx_ctx_NAME for
+ * shmemx_NAME). The same tables give the C++ overloads of the generic names (shmem_cxx.h,
+ * shmemx_cxx.h): one per row that the family's C11 selector takes.
  *
  * Usage: gen_api DIR    writes DIR/shmem_rma.h, ... DIR/device_group.cuh
  * The build runs it for `cmake --build <dir> --target symm_api_headers` (into the source
@@ -255,6 +257,38 @@ static const routine_t scan[] = {
      "Sets dest on team PE i to the sum of source over team PEs 0..i"},
     {"int", "shmem_@_sum_exscan", "shmem_team_t team, T *dest, const T *source, size_t nelems",
      "Sets dest on team PE i to the sum of source over team PEs 0..i-1 (zero on PE 0)"},
+    {0}};
+
+/* shmemx.h: block-strided RMA, Sandia OpenSHMEM's extension, per element type and by size (with
+ * context forms): nblocks blocks of bsize elements, block i at element i * sst of source and
+ * i * tst of target (strides in elements, each at least bsize). */
+static const routine_t blocked[] = {
+    {"void", "shmemx_@_ibput",
+     "T *target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, "
+     "int pe",
+     "Copies nblocks blocks of bsize elements, one every sst of source, to one every tst on pe"},
+    {"void", "shmemx_@_ibget",
+     "T *target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, "
+     "int pe",
+     "Copies nblocks blocks of bsize elements, one every sst on pe, to one every tst of target"},
+    {0}};
+static const routine_t blocked_sized[] = {
+    {"void", "shmemx_ibput@",
+     "void *target, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, "
+     "size_t nblocks, int pe",
+     "shmemx_TYPE_ibput on blocks of bsize @-bit elements"},
+    {"void", "shmemx_ibget@",
+     "void *target, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, "
+     "size_t nblocks, int pe",
+     "shmemx_TYPE_ibget on blocks of bsize @-bit elements"},
+    {0}};
+
+/* shmemx.h: the scans under Sandia OpenSHMEM's names. */
+static const routine_t scan_x[] = {
+    {"int", "shmemx_@_sum_inscan", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "As shmem_@_sum_inscan"},
+    {"int", "shmemx_@_sum_exscan", "shmem_team_t team, T *dest, const T *source, size_t nelems",
+     "As shmem_@_sum_exscan"},
     {0}};
 
 /* shmemx.h: reduce-scatter (NVSHMEM's reducescatter), per operator. */
@@ -583,37 +617,52 @@ static void expand(char *buf, size_t cap, const char *s, const subs_t *x)
     buf[n] = 0;
 }
 
-/* One declaration: the comment line, then RET NAME(PARAMS); with the parameters packed onto
- * lines of at most 100 columns, continuation lines under the first parameter. */
-static void declare(const char *prefix, const char *ret, const char *name, const char *params,
-                    const char *what)
+/* RET NAME(PARAMS followed by `end`, with the parameters packed onto lines of at most 100
+ * columns, continuation lines under the first parameter: every line but the last is written,
+ * the last is left in line (cap bytes) for the caller to end. */
+static void signature(const char *prefix, const char *ret, const char *name, const char *params,
+                      const char *end, char *line, size_t cap)
 {
-    char head[256], line[512];
+    char head[256];
     const char *p = params;
     size_t indent;
 
-    if (strlen(what) + 6 > 100)
-        fail("a comment longer than a line");
-    fprintf(out, "/* %s. */\n", what);
     snprintf(head, sizeof(head), "%s%s%s%s(", prefix, ret, ret[strlen(ret) - 1] == '*' ? "" : " ",
              name);
     indent = strlen(head);
-    strcpy(line, head);
+    snprintf(line, cap, "%s", head);
     for (int first = 1; *p; first = 0) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char param[256];
-        snprintf(param, sizeof(param), "%.*s%s", (int)len, p, comma ? "," : ");");
+        snprintf(param, sizeof(param), "%.*s%s", (int)len, p, comma ? "," : end);
         if (!first && strlen(line) + 1 + strlen(param) > 100) {
             fprintf(out, "%s\n", line);
-            snprintf(line, sizeof(line), "%*s%s", (int)indent, "", param);
+            snprintf(line, cap, "%*s%s", (int)indent, "", param);
         } else {
-            snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", first ? "" : " ",
-                     param);
+            snprintf(line + strlen(line), cap - strlen(line), "%s%s", first ? "" : " ", param);
         }
         p = comma ? comma + 2 : p + len;
     }
+}
+
+/* One declaration: the comment line, then RET NAME(PARAMS); packed as signature() packs it. */
+static void declare(const char *prefix, const char *ret, const char *name, const char *params,
+                    const char *what)
+{
+    char line[512];
+
+    if (strlen(what) + 6 > 100)
+        fail("a comment longer than a line");
+    fprintf(out, "/* %s. */\n", what);
+    signature(prefix, ret, name, params, ");", line, sizeof(line));
     fprintf(out, "%s\n", line);
+}
+
+/* Whether a routine is an extension (shmemx_NAME: its context form is shmemx_ctx_NAME). */
+static int x_prefix(const char *name)
+{
+    return strncmp(name, "shmemx_", 7) == 0;
 }
 
 /* Every routine of a family, its placeholders filled by x; with `ctx`, each also in its
@@ -629,7 +678,8 @@ static void family_in(const routine_t *f, const subs_t *x, int ctx, const char *
         declare(prefix, ret, name, params, what);
         if (ctx) {
             char cname[160], cparams[560], cwhat[200];
-            snprintf(cname, sizeof(cname), "shmem_ctx_%s", name + strlen("shmem_"));
+            snprintf(cname, sizeof(cname), "%s_ctx_%s", x_prefix(name) ? "shmemx" : "shmem",
+                     strchr(name, '_') + 1);
             snprintf(cparams, sizeof(cparams), "shmem_ctx_t ctx, %s", params);
             snprintf(cwhat, sizeof(cwhat), "As %s, on context ctx", name);
             declare(prefix, ret, cname, cparams, cwhat);
@@ -878,6 +928,179 @@ static void write_stream(const char *dir)
     close_file();
 }
 
+static void write_sos(const char *dir)
+{
+    open_file(dir, "shmemx_sos.h", "SYMM_GEN_SHMEMX_SOS_H",
+              "Sandia OpenSHMEM's extensions of shmemx.h that symm's routines cover: block-strided\n"
+              " * RMA (typed and sized, with context forms) and the scans under shmemx_ names.");
+    rows_with(RMA, blocked, 1);
+    for (size_t i = 0; i < NSIZES; i++) {
+        char what[32];
+        snprintf(what, sizeof(what), "%s bits", sizes[i]);
+        heading(what);
+        family(blocked_sized, sizes[i], NULL, NULL, 1);
+    }
+    heading("scans");
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].col[SCAN])
+            family(scan_x, rows[i].name, rows[i].type, NULL, 0);
+    close_file();
+}
+
+/* ---- C++ overloads ----------------------------------------------------------------------------
+ * In C++ the generic names (shmem_put, shmem_atomic_add, shmem_sum_reduce, ...) are overloads of
+ * the rows that the family's C11 selector takes (GEN; the bitwise families BGEN too), each an
+ * inline call of the typed routine; the generic name is the typed one less the row's "@_". */
+
+/* The C routines of shmem.h whose name and parameters are those of one row's overload: that
+ * overload is the C routine itself. */
+static const struct {
+    const char *name, *row;
+} c_generic[] = {{"shmem_@_wait_until", "long"}};
+
+static int is_c_generic(const char *name, const char *row)
+{
+    for (size_t k = 0; k < sizeof(c_generic) / sizeof(c_generic[0]); k++)
+        if (strcmp(c_generic[k].name, name) == 0 && strcmp(c_generic[k].row, row) == 0)
+            return 1;
+    return 0;
+}
+
+/* The names of the parameters: the last word of each. */
+static void arg_names(char *buf, size_t cap, const char *params)
+{
+    size_t n = 0;
+
+    buf[0] = 0;
+    for (const char *p = params; *p;) {
+        const char *comma = strchr(p, ','), *end = comma ? comma : p + strlen(p), *w = end;
+        while (w > p && ident(w[-1]))
+            w--;
+        if (n + (size_t)(end - w) + 3 > cap)
+            fail("a parameter list too long");
+        n += (size_t)snprintf(buf + n, cap - n, "%s%.*s", n ? ", " : "", (int)(end - w), w);
+        p = comma ? comma + 2 : end;
+    }
+}
+
+/* One overload: RET NAME(PARAMS) whose body returns CALL(ARGS). */
+static void overload(const char *ret, const char *name, const char *params, const char *call,
+                     const char *args)
+{
+    char line[512];
+
+    signature("inline ", ret, name, params, ")", line, sizeof(line));
+    fprintf(out, "%s\n{\n", line);
+    signature("    ", "return", call, args, ");", line, sizeof(line));
+    fprintf(out, "%s\n}\n", line);
+}
+
+/* The overloads of family f for one row (op: the operator of a per-operator family); with
+ * `ctx`, the context forms too. Deprecated routines have no generic name. */
+static void overloads(const routine_t *f, const row_t *r, const char *op, int ctx)
+{
+    const subs_t x = {.at = r->name, .type = r->type, .op = op};
+
+    for (; f->name; f++) {
+        char stem[128], gen[128], typed[128], params[512], ret[64], args[256], *at;
+        if (strncmp(f->what, "Deprecated", 10) == 0 || is_c_generic(f->name, r->name))
+            continue;
+        snprintf(stem, sizeof(stem), "%s", f->name);
+        at = strstr(stem, "@_");
+        if (!at)
+            fail("a typed routine without @_ in its name");
+        memmove(at, at + 2, strlen(at + 2) + 1);
+        expand(gen, sizeof(gen), stem, &x);
+        expand(typed, sizeof(typed), f->name, &x);
+        expand(params, sizeof(params), f->params, &x);
+        expand(ret, sizeof(ret), f->ret, &x);
+        arg_names(args, sizeof(args), params);
+        overload(ret, gen, params, typed, args);
+        if (ctx) {
+            char cparams[560], cargs[300], ctyped[160];
+            snprintf(cparams, sizeof(cparams), "shmem_ctx_t ctx, %s", params);
+            snprintf(cargs, sizeof(cargs), "ctx, %s", args);
+            snprintf(ctyped, sizeof(ctyped), "%s_ctx_%s", x_prefix(typed) ? "shmemx" : "shmem",
+                     strchr(typed, '_') + 1);
+            overload(ret, gen, cparams, ctyped, cargs);
+        }
+    }
+}
+
+/* Family f once per operator of ops for one row. */
+static void overloads_ops(const routine_t *f, const row_t *r, const char *const *ops, int ctx)
+{
+    for (; *ops; ops++)
+        overloads(f, r, *ops, ctx);
+}
+
+static void open_cxx(const char *dir, const char *file, const char *guard, const char *what)
+{
+    open_file(dir, file, guard, what);
+    fprintf(out, "\n#ifdef __cplusplus\n");
+}
+
+static void close_cxx(void)
+{
+    fprintf(out, "\n#endif\n");
+    close_file();
+}
+
+static void write_cxx(const char *dir)
+{
+    open_cxx(dir, "shmem_cxx.h", "SYMM_GEN_SHMEM_CXX_H",
+             "The generic names of shmem.h in C++: RMA, put with signal, atomics, waits and tests,\n"
+             " * collectives and reductions, as overloads over the rows of each family's C11 "
+             "selector.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        int gen = r->col[GEN], bgen = gen || r->col[BGEN];
+        int any = (gen && (r->col[RMA] || r->col[EXT] || r->col[AMO] || r->col[WAIT] ||
+                           r->col[MINMAX] || r->col[SUMPROD])) ||
+                  (bgen && (r->col[BIT] || r->col[BITRED]));
+        if (!any)
+            continue;
+        row_heading(r);
+        if (gen && r->col[RMA]) {
+            overloads(rma, r, NULL, 1);
+            overloads(signal_typed, r, NULL, 1);
+        }
+        if (gen && r->col[EXT])
+            overloads(amo_ext, r, NULL, 1);
+        if (gen && r->col[AMO])
+            overloads(amo_std, r, NULL, 1);
+        if (bgen && r->col[BIT])
+            overloads_ops(amo_bit, r, ops_bitwise, 1);
+        if (gen && r->col[WAIT])
+            overloads(wait, r, NULL, 0);
+        if (gen && r->col[RMA])
+            overloads(coll, r, NULL, 0);
+        if (bgen && r->col[BITRED])
+            overloads_ops(reduce, r, ops_bitwise, 0);
+        if (gen && r->col[MINMAX])
+            overloads_ops(reduce, r, ops_minmax, 0);
+        if (gen && r->col[SUMPROD])
+            overloads_ops(reduce, r, ops_sumprod, 0);
+    }
+    close_cxx();
+
+    open_cxx(dir, "shmemx_cxx.h", "SYMM_GEN_SHMEMX_CXX_H",
+             "The generic names of shmemx.h in C++ (Sandia OpenSHMEM's): shmemx_ibput and\n"
+             " * shmemx_ibget, with context forms, and shmemx_sum_inscan and shmemx_sum_exscan, "
+             "as\n * overloads over the rows of the C11 selectors.");
+    for (size_t i = 0; i < NROWS; i++) {
+        const row_t *r = &rows[i];
+        if (!r->col[GEN] || (!r->col[RMA] && !r->col[SCAN]))
+            continue;
+        row_heading(r);
+        if (r->col[RMA])
+            overloads(blocked, r, NULL, 1);
+        if (r->col[SCAN])
+            overloads(scan_x, r, NULL, 0);
+    }
+    close_cxx();
+}
+
 /* One inline shell: the comment, the signature packed as declare() packs it, the body. */
 static void define_shell(const shell_t *sh, const row_t *r)
 {
@@ -1007,6 +1230,8 @@ int main(int argc, char **argv)
     write_coll(argv[1]);
     write_active(argv[1]);
     write_scan(argv[1]);
+    write_sos(argv[1]);
+    write_cxx(argv[1]);
     write_rscatter(argv[1]);
     write_nv(argv[1]);
     write_stream(argv[1]);

@@ -5,14 +5,14 @@
 # nvshmemx_putmem_block is shmemx_putmem_block). The names are read from the C preprocessor's
 # output over the headers (the typed ones are in symm/gen, generated from the type table);
 # string literals are dropped first. Names that NVSHMEM gives another meaning are left to
-# nvshmem.h. A routine with a team parameter gets a function-like macro that turns NVSHMEM's
-# integer team into symm's handle. cmake/api_headers.cmake runs it (the target symm_api_headers, the test
+# nvshmem.h, and Sandia OpenSHMEM's names of shmemx.h are left out. A routine with a team
+# parameter gets a function-like macro that turns NVSHMEM's integer team into symm's handle. cmake/api_headers.cmake runs it (the target symm_api_headers, the test
 # api_headers_fresh).
 # Run as: cmake -DCC=<C compiler> -DSRC=<source dir> -DBIN=<scratch dir> -DOUT=<file> -P this
 cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...)
 set(skip shmem_malloc shmem_calloc shmem_align shmem_free shmem_realloc shmem_barrier
     shmem_sync shmem_team_t shmem_team_config_t shmem_team_get_config shmem_team_split_strided
-    shmem_team_split_2d shmemx_team_init shmem_ctx_get_team)
+    shmem_team_split_2d shmemx_team_init shmem_ctx_get_team shmem_signal_fetch)
 set(inc -I${SRC}/include)
 file(WRITE ${BIN}/nvshmem_names_host.c
      "#include <shmem.h>\n#include <shmemx.h>\n#include <shmemx_gpu.h>\n")
@@ -66,6 +66,9 @@ string(REGEX MATCHALL "[A-Za-z0-9_]+" words "${text}")
 list(FILTER words INCLUDE REGEX "^shmemx?_[a-z0-9_]*[a-z0-9]$")
 list(REMOVE_DUPLICATES words)
 list(REMOVE_ITEM words ${skip})
+# Sandia OpenSHMEM's names (shmemx.h) are no NVSHMEM names.
+list(FILTER words EXCLUDE REGEX
+     "^shmemx_(ctx_)?([a-z0-9]+_ib(put|get)|ib(put|get)[0-9]+|signal_(add|set)|register_gettid)$|^shmemx_[a-z0-9]+_sum_(in|ex)scan$")
 list(SORT words)
 list(LENGTH words count)
 if(count LESS 1000)

@@ -23,6 +23,8 @@
  *  - nvshmem_barrier(team): a barrier on a team (quiet, then sync), on the host and in
  *    kernels; OpenSHMEM's shmem_barrier is the active-set form.
  *  - nvshmemx_signal_op(sig_addr, signal, sig_op, pe), host and device.
+ *  - Prototypes are NVSHMEM's, return and parameter types, but for the deliberate differences
+ *    that tests/nvshmem/differences.txt lists (tests/nvshmem/prototypes.sh checks them all).
  *  - nvshmemx_collective_launch(func, grid, block, args, shared_mem, stream).
  *  - nvshmemx_init_attr(flags, attr): with a unique id (nvshmemx_get_uniqueid,
  *    nvshmemx_set_attr_uniqueid_args) the processes of any launcher form the job; with an MPI
@@ -367,6 +369,13 @@ SYMM_NV_FN void symm_nv_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_o
         shmem_signal_add(sig_addr, signal, pe);
 }
 #define nvshmemx_signal_op symm_nv_signal_op
+
+/* NVSHMEM's signal fetch takes a pointer to non-const (OpenSHMEM's, to const). */
+SYMM_NV_FN uint64_t symm_nv_signal_fetch(uint64_t *sig_addr)
+{
+    return shmem_signal_fetch(sig_addr);
+}
+#define nvshmem_signal_fetch symm_nv_signal_fetch
 
 #ifdef __CUDACC__
 /* NVSHMEM 3.4 also declares nvshmemx_put6_signal_warp, _block and their _nbi forms, whose size

@@ -330,33 +330,36 @@ void shmem_pcontrol(const int level, ...);
 /* SYMM_ROW_<FAMILY>[_CTX](OP, row...): the association of one row, or nothing. */
 #define SYMM_ROW_(P, COL, SEL, OP, NAME, T) SYMM_SEL_##SEL(SYMM_IF_##COL(T: P##NAME##_##OP, ))
 #define SYMM_ROW_FAMILY(FAM, P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,  \
-                        GEN, BGEN, ...)                                                         \
+                        GEN, BGEN, SCAN, ...)                                                   \
     SYMM_ROW_FAMILY_##FAM(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,    \
-                          GEN, BGEN)
+                          GEN, BGEN, SCAN)
 #define SYMM_ROW_FAMILY_RMA(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
-                            GEN, BGEN)                                                          \
+                            GEN, BGEN, SCAN)                                                    \
     SYMM_ROW_(P, RMA, ANY_##GEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_AMO(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
-                            GEN, BGEN)                                                          \
+                            GEN, BGEN, SCAN)                                                    \
     SYMM_ROW_(P, AMO, ANY_##GEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_EXT(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
-                            GEN, BGEN)                                                          \
+                            GEN, BGEN, SCAN)                                                    \
     SYMM_ROW_(P, EXT, ANY_##GEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_BIT(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,   \
-                            GEN, BGEN)                                                          \
+                            GEN, BGEN, SCAN)                                                    \
     SYMM_ROW_(P, BIT, BIT_##GEN##BGEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_WAIT(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,  \
-                             GEN, BGEN)                                                         \
+                             GEN, BGEN, SCAN)                                                   \
     SYMM_ROW_(P, WAIT, ANY_##GEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_BITRED(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX,         \
-                               SUMPROD, GEN, BGEN)                                              \
+                               SUMPROD, GEN, BGEN, SCAN)                                        \
     SYMM_ROW_(P, BITRED, BIT_##GEN##BGEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_MINMAX(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX,         \
-                               SUMPROD, GEN, BGEN)                                              \
+                               SUMPROD, GEN, BGEN, SCAN)                                        \
     SYMM_ROW_(P, MINMAX, ANY_##GEN, OP, NAME, T)
 #define SYMM_ROW_FAMILY_SUMPROD(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX,        \
-                                SUMPROD, GEN, BGEN)                                             \
+                                SUMPROD, GEN, BGEN, SCAN)                                       \
     SYMM_ROW_(P, SUMPROD, ANY_##GEN, OP, NAME, T)
+#define SYMM_ROW_FAMILY_SCAN(P, OP, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD,  \
+                             GEN, BGEN, SCAN)                                                   \
+    SYMM_ROW_(P, SCAN, ANY_##GEN, OP, NAME, T)
 /* The table's rows for one family, as a macro of the table's shape: A is (FAMILY, PREFIX, OP). */
 #define SYMM_ROW_PICK(A, ...) SYMM_ROW_PICK_(SYMM_ROW_FAMILY, SYMM_ROW_UNPAREN A, __VA_ARGS__)
 #define SYMM_ROW_PICK_(M, ...) M(__VA_ARGS__)
@@ -456,6 +459,15 @@ void symm_generic_no_such_type(void);
 
 #ifdef __cplusplus
 }
+
+/* ---- C++ overloads -------------------------------------------------------------------------
+ * In C++ the generic names of the C11 selectors above (shmem_put, shmem_p, shmem_iget, the
+ * _nbi and context forms, put_signal, the atomics, wait_until and test and their families, the
+ * team collectives and reductions) are overloads over the same rows: the pointer's type picks
+ * the typed routine, and a pointer of a type without one is a compile error (no conversion);
+ * values convert to the row's type as arguments of the typed routine do. Host code: kernels
+ * call the typed names. */
+#include "symm/gen/shmem_cxx.h"
 
 /* GNU C++ (-std=gnu++NN, not -std=c++NN) has float _Complex and double _Complex as C has, and
  * programs written for other implementations pass them to the complex reductions: overloads

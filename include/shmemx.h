@@ -69,7 +69,7 @@ typedef struct {
 
 /* A fresh id; the calling process serves the job's start, so it must be one of the job. */
 int shmemx_get_uniqueid(shmemx_uniqueid_t *id);
-int shmemx_set_attr_uniqueid_args(int myrank, int nranks, shmemx_uniqueid_t *id,
+int shmemx_set_attr_uniqueid_args(int myrank, int nranks, const shmemx_uniqueid_t *id,
                                   shmemx_init_attr_t *attr);
 /* Starts the job as shmem_init does, joined by the unique id or the MPI communicator that
  * `flags` names (SHMEMX_INIT_WITH_SHMEM: as shmem_init). Returns 0. */
@@ -110,7 +110,65 @@ int shmemx_team_index(shmem_team_t team);
  * (inscan) or 0..i-1 (exscan; zero on PE 0). Collective; returns 0. */
 #include "symm/gen/shmemx_scan.h"
 
+/* ---- Sandia OpenSHMEM's extensions ---------------------------------------------------------
+ * Programs written for Sandia OpenSHMEM's shmemx.h build against these names, where symm has
+ * the feature:
+ *  - Block-strided RMA: shmemx_TYPE_ibput(target, source, tst, sst, bsize, nblocks, pe) copies
+ *    nblocks blocks of bsize elements, block i from source + i * sst to target + i * tst on pe
+ *    (strides in elements, each at least bsize); shmemx_TYPE_ibget copies from source on pe
+ *    into target. Blocking, as put and get. Typed for every type of the table with RMA, by
+ *    element size (shmemx_ibput8 ... shmemx_ibget128), and in context forms (shmemx_ctx_...).
+ *  - shmemx_TYPE_sum_inscan and shmemx_TYPE_sum_exscan: the scans above.
+ *  - shmemx_signal_add, shmemx_signal_set and their context forms: shmem_signal_add and
+ *    shmem_signal_set.
+ *  - shmemx_register_gettid(fn): fn names the calling thread from then on, where symm asks
+ *    which thread calls (a non-zero id; NULL goes back to the operating system's thread id).
+ *    Under SHMEM_DEBUG=1 a context made with SHMEM_CTX_PRIVATE records its creator, and its
+ *    use by another thread ends the job with a message naming both. */
+#include "symm/gen/shmemx_sos.h"
+void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_register_gettid(uint64_t (*gettid_fn)(void));
+
+/* Their generic names in C11: shmemx_ibput and shmemx_ibget (with or without a leading
+ * context), shmemx_sum_inscan and shmemx_sum_exscan (by the type of *dest), shmemx_signal_add
+ * and shmemx_signal_set (with or without a leading context). */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
+    !defined(SYMM_BUILDING)
+#define SYMM_X_PLAIN_FORM(FAM, OP, first, ...)                                                   \
+    SYMM_PICK(*(first), FAM, shmemx_, OP)(first, __VA_ARGS__)
+#define SYMM_X_CTX_FORM(FAM, OP, ctx, first, ...)                                                \
+    SYMM_PICK(*(first), FAM, shmemx_ctx_, OP)(ctx, first, __VA_ARGS__)
+#define SYMM_X_CTX_PICK(N, FAM, OP, ...)                                                         \
+    SYMM_SEL_N(N, __VA_ARGS__, SYMM_X_CTX_FORM, SYMM_X_PLAIN_FORM, ~)(FAM, OP, __VA_ARGS__)
+#define shmemx_ibput(...) SYMM_X_CTX_PICK(7, RMA, ibput, __VA_ARGS__)
+#define shmemx_ibget(...) SYMM_X_CTX_PICK(7, RMA, ibget, __VA_ARGS__)
+#define SYMM_X_TEAM_PICK(OP, team, dest, ...)                                                    \
+    SYMM_PICK(*(dest), SCAN, shmemx_, OP)(team, dest, __VA_ARGS__)
+#define shmemx_sum_inscan(...) SYMM_X_TEAM_PICK(sum_inscan, __VA_ARGS__)
+#define shmemx_sum_exscan(...) SYMM_X_TEAM_PICK(sum_exscan, __VA_ARGS__)
+#define SYMM_X_SIGNAL_PICK(a, b, c, d, NAME, ...) NAME
+#define shmemx_signal_add(...)                                                                   \
+    SYMM_X_SIGNAL_PICK(__VA_ARGS__, shmemx_ctx_signal_add, shmemx_signal_add, ~)(__VA_ARGS__)
+#define shmemx_signal_set(...)                                                                   \
+    SYMM_X_SIGNAL_PICK(__VA_ARGS__, shmemx_ctx_signal_set, shmemx_signal_set, ~)(__VA_ARGS__)
+#endif
+
 #ifdef __cplusplus
+}
+
+/* Their generic names in C++: overloads over the same rows (shmemx_ibput, shmemx_ibget,
+ * shmemx_sum_inscan, shmemx_sum_exscan), and the context forms of the signal calls. */
+#include "symm/gen/shmemx_cxx.h"
+inline void shmemx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmemx_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+inline void shmemx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmemx_ctx_signal_set(ctx, sig_addr, signal, pe);
 }
 #endif
 #endif

@@ -131,9 +131,10 @@ void shmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t n
 void shmemx_quiet_on_stream(struct CUstream_st *stream);
 void shmemx_barrier_all_on_stream(struct CUstream_st *stream);
 void shmemx_sync_all_on_stream(struct CUstream_st *stream);
-/* The barrier (completes the stream's earlier puts, as barrier_all) and sync of a team. */
-void shmemx_barrier_on_stream(shmem_team_t team, struct CUstream_st *stream);
-void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream);
+/* The barrier (completes the stream's earlier puts, as barrier_all) and sync of a team;
+ * return 0. */
+int shmemx_barrier_on_stream(shmem_team_t team, struct CUstream_st *stream);
+int shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream);
 
 /* Collectives on stream: as shmem_alltoallmem, shmem_fcollectmem, shmem_broadcastmem and the
  * typed reductions of shmem.h (nelems in bytes for the mem forms); source and dest in the

@@ -4,11 +4,12 @@
 # the toolchain, PMIx (the bootstrap of PEs started by mpirun or srun), UCX (the transport to PEs
 # of other nodes, real or virtual), Open MPI's mpirun (its tests, and the CPU benchmark's peer),
 # Open MPI's headers (libsymm_mpi.so, for programs that hand symm an MPI communicator),
-# Python's NumPy (the tests of the Python interface), and ip and pgrep (the test hosts).
+# Python's NumPy and pytest (the tests of the Python interface), its venv module (the test of
+# the pip-built wheel), and ip and pgrep (the test hosts).
 set -euo pipefail
 need=()
 for p in build-essential cmake pkg-config libpmix-dev libucx-dev openmpi-bin libopenmpi-dev \
-    python3-numpy iproute2 procps; do
+    python3-numpy python3-pytest python3-venv iproute2 procps; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMM_WERROR="${SYMM_WERROR:-ON}" >/dev/null
+# Everything, the GPU part too where nvcc is found (scripts/demo.sh may have left it out).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMM_WERROR="${SYMM_WERROR:-ON}" \
+    -DSYMM_CUDA="${SYMM_CUDA:-ON}" >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 120
 

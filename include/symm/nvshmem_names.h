@@ -45,10 +45,14 @@
 #define nvshmem_collectmem(a0, a1, a2, a3) shmem_collectmem(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexd_prod_reduce(a0, a1, a2, a3) shmem_complexd_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexd_prod_to_all shmem_complexd_prod_to_all
+#define nvshmem_complexd_sum_exscan(a0, a1, a2, a3) shmem_complexd_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexd_sum_inscan(a0, a1, a2, a3) shmem_complexd_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexd_sum_reduce(a0, a1, a2, a3) shmem_complexd_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexd_sum_to_all shmem_complexd_sum_to_all
 #define nvshmem_complexf_prod_reduce(a0, a1, a2, a3) shmem_complexf_prod_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexf_prod_to_all shmem_complexf_prod_to_all
+#define nvshmem_complexf_sum_exscan(a0, a1, a2, a3) shmem_complexf_sum_exscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
+#define nvshmem_complexf_sum_inscan(a0, a1, a2, a3) shmem_complexf_sum_inscan(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexf_sum_reduce(a0, a1, a2, a3) shmem_complexf_sum_reduce(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)
 #define nvshmem_complexf_sum_to_all shmem_complexf_sum_to_all
 #define nvshmem_ctx_char_g shmem_ctx_char_g
@@ -1205,7 +1209,6 @@
 #define nvshmem_short_wait_until_some_vector shmem_short_wait_until_some_vector
 #define nvshmem_short_xor_to_all shmem_short_xor_to_all
 #define nvshmem_signal_add shmem_signal_add
-#define nvshmem_signal_fetch shmem_signal_fetch
 #define nvshmem_signal_set shmem_signal_set
 #define nvshmem_signal_wait_until shmem_signal_wait_until
 #define nvshmem_size_alltoall(a0, a1, a2, a3) shmem_size_alltoall(SHMEMX_TEAM_OF_INDEX(a0), a1, a2, a3)

@@ -11,6 +11,7 @@ KDL_CUDA = 2
 
 # DLPack type codes.
 _INT, _UINT, _FLOAT, _BFLOAT, _BOOL = 0, 1, 2, 4, 6
+UINT = _UINT
 
 
 class _Device(ctypes.Structure):

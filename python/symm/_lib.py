@@ -13,11 +13,16 @@ _lib = None
 
 
 def _path():
+    """SYMM_LIB; else the library an installed wheel carries (symm/lib); else build/ of the
+    source tree; else libsymm.so.0 from the loader's search path."""
     env = os.environ.get("SYMM_LIB")
     if env:
         return env
-    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    built = os.path.join(top, "build", "libsymm.so")
+    here = os.path.dirname(os.path.abspath(__file__))
+    carried = os.path.join(here, "lib", "libsymm.so.0")
+    if os.path.exists(carried):
+        return carried
+    built = os.path.join(os.path.dirname(os.path.dirname(here)), "build", "libsymm.so")
     return built if os.path.exists(built) else "libsymm.so.0"
 
 
@@ -64,6 +69,48 @@ _PROTOS = {
     "shmem_putmem_signal": (None, [_P, _P, _c.c_size_t, _P, _c.c_uint64, _c.c_int, _c.c_int]),
     "shmem_signal_wait_until": (_c.c_uint64, [_P, _c.c_int, _c.c_uint64]),
     "shmemx_ep_malloc": (_P, [_P, _c.c_long]),
+    # The host interface of the Python layer (rma.py, amo.py, coll.py); typed routines are
+    # given their prototypes on first use (typed()).
+    "shmemx_query_initialized": (None, [_c.POINTER(_c.c_int)]),
+    "shmem_info_get_version": (None, [_c.POINTER(_c.c_int), _c.POINTER(_c.c_int)]),
+    "shmem_info_get_name": (None, [_c.c_char_p]),
+    "shmem_addr_accessible": (_c.c_int, [_P, _c.c_int]),
+    "shmemx_heap_base": (_P, [_c.c_int]),
+    "shmemx_heap_size": (_c.c_size_t, []),
+    "shmem_sync_all": (None, []),
+    "shmem_fence": (None, []),
+    "shmem_putmem": (None, [_P, _P, _c.c_size_t, _c.c_int]),
+    "shmem_getmem": (None, [_P, _P, _c.c_size_t, _c.c_int]),
+    "shmem_signal_fetch": (_c.c_uint64, [_P]),
+    "shmem_signal_add": (None, [_P, _c.c_uint64, _c.c_int]),
+    "shmem_signal_set": (None, [_P, _c.c_uint64, _c.c_int]),
+    "shmem_team_my_pe": (_c.c_int, [_P]),
+    "shmem_team_n_pes": (_c.c_int, [_P]),
+    "shmem_team_translate_pe": (_c.c_int, [_P, _c.c_int, _P]),
+    "shmem_team_split_strided": (_c.c_int, [_P, _c.c_int, _c.c_int, _c.c_int, _P, _c.c_long,
+                                            _c.POINTER(_P)]),
+    "shmem_team_split_2d": (_c.c_int, [_P, _c.c_int, _P, _c.c_long, _c.POINTER(_P), _P,
+                                       _c.c_long, _c.POINTER(_P)]),
+    "shmem_team_destroy": (None, [_P]),
+    "shmem_team_sync": (_c.c_int, [_P]),
+    "shmemx_team_index": (_c.c_int, [_P]),
+    "shmem_broadcastmem": (_c.c_int, [_P, _P, _P, _c.c_size_t, _c.c_int]),
+    "shmem_collectmem": (_c.c_int, [_P, _P, _P, _c.c_size_t]),
+    "shmem_fcollectmem": (_c.c_int, [_P, _P, _P, _c.c_size_t]),
+    "shmemx_device_heap_base": (_P, [_c.c_int]),
+    "shmemx_device_heap_size": (_c.c_size_t, []),
+    "shmemx_putmem_on_stream": (None, [_P, _P, _c.c_size_t, _c.c_int, _P]),
+    "shmemx_getmem_on_stream": (None, [_P, _P, _c.c_size_t, _c.c_int, _P]),
+    "shmemx_signal_op_on_stream": (None, [_P, _c.c_uint64, _c.c_int, _c.c_int, _P]),
+    "shmemx_quiet_on_stream": (None, [_P]),
+    "shmemx_sync_all_on_stream": (None, [_P]),
+    "shmemx_barrier_on_stream": (None, [_P, _P]),
+    "shmemx_team_sync_on_stream": (None, [_P, _P]),
+    "shmemx_alltoallmem_on_stream": (_c.c_int, [_P, _P, _P, _c.c_size_t, _P]),
+    "shmemx_fcollectmem_on_stream": (_c.c_int, [_P, _P, _P, _c.c_size_t, _P]),
+    "shmemx_broadcastmem_on_stream": (_c.c_int, [_P, _P, _P, _c.c_size_t, _c.c_int, _P]),
+    "shmemx_buffer_register": (_c.c_int, [_P, _c.c_size_t]),
+    "shmemx_buffer_unregister": (_c.c_int, [_P]),
     # The GPU part: only in a build with CUDA.
     "shmemx_malloc_device": (_P, [_c.c_size_t]),
     "shmemx_free_device": (None, [_P]),
@@ -106,3 +153,21 @@ def has(name):
 def team_world():
     """SHMEM_TEAM_WORLD: the address of the library's world team."""
     return ctypes.addressof(ctypes.c_char.in_dll(lib(), "symm_team_world"))
+
+
+_typed = {}
+
+
+def typed(name, restype, argtypes):
+    """A routine of the library with the prototype given, made once (the typed families:
+    shmem_int32_atomic_fetch_add, shmem_float_sum_reduce, ...); None when the library lacks
+    it."""
+    fn = _typed.get(name)
+    if fn is None:
+        fn = getattr(lib(), name, None)
+        if fn is None:
+            return None
+        fn.restype = restype
+        fn.argtypes = argtypes
+        _typed[name] = fn
+    return fn

@@ -60,6 +60,8 @@ void symm_init(const char *call, int requested)
                    symm_g.params.symmetric_size, symm_status_str(st));
     if (symm_net_init(why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
+    if (symm_copy_setup(symm_g.params.cache_info, symm_g.win_n, why, sizeof(why)) != SYMM_OK)
+        symm_fatal("%s: %s", call, why);
     symm_watch_start();
     symm_g.initialized = 1;
     st = symm_gpu_init();

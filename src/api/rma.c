@@ -2,11 +2,13 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * Remote memory access: the typed, sized and mem shells of put, get, p, g, iput, iget and the
- * non-blocking forms. Every shell is one line over a size-only body (the funnel); the context
- * and non-context names come from one expansion. To a load/store peer a put is a memcpy into
- * the peer's slot of the window and completes when the call returns, so the _nbi forms share
- * the blocking bodies.
+ * non-blocking forms, put with signal, and Sandia OpenSHMEM's block-strided ibput and ibget and
+ * its names of the signal calls. Every shell is one line over a size-only body (the funnel);
+ * the context and non-context names come from one expansion. To a load/store peer a put is a
+ * memcpy into the peer's slot of the window and completes when the call returns, so the _nbi
+ * forms share the blocking bodies.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/gpu.h"
@@ -147,16 +149,71 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
         strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 0);
 }
 
-/* One body, two public names: shmem_ctx_NAME(ctx, ...) and shmem_NAME(...). */
-#define PAIR(NAME, PARAMS, BODY, ARGS)                                                          \
-    SYMM_EXPORT void shmem_ctx_##NAME(shmem_ctx_t ctx, UNPAREN PARAMS)                          \
-    {                                                                                           \
-        BODY(ctx, "shmem_ctx_" #NAME, UNPAREN ARGS);                                            \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME(UNPAREN PARAMS)                                               \
-    {                                                                                           \
-        BODY(SHMEM_CTX_DEFAULT, "shmem_" #NAME, UNPAREN ARGS);                                  \
+/* Block-strided transfers (shmemx_ibput, shmemx_ibget): nblocks blocks of bsize elements,
+ * block i at element i * sst of source and i * tst of target. Each block is one contiguous
+ * copy; over the network a call's gets are issued together and completed at its end. */
+SYMM_INLINE void blocked(shmem_ctx_t ctx, const char *call, void *target, const void *source,
+                         ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t size,
+                         int pe, int put)
+{
+    size_t n;
+    int net_get;
+
+    if (!symm_ctx_ok(ctx, call) || nblocks == 0 || bsize == 0)
+        return;
+    if (bsize > PTRDIFF_MAX || tst < (ptrdiff_t)bsize || sst < (ptrdiff_t)bsize)
+        symm_fatal("%s(tst=%td, sst=%td, bsize=%zu, pe=%d): strides must be at least bsize", call,
+                   tst, sst, bsize, pe);
+    pe = symm_ctx_pe(ctx, pe, call);
+    n = span(call, bsize, size);
+    span(call, (nblocks - 1) * (size_t)(put ? tst : sst) + bsize, size);
+    net_get = !put && (unsigned)pe < (unsigned)symm_g.n_pes && symm_g.reach[pe] == SYMM_REACH_NET;
+    for (size_t i = 0; i < nblocks; i++) {
+        char *d = (char *)target + i * tst * size;
+        const char *s = (const char *)source + i * sst * size;
+        char *p = symm_xlate_fast(put ? d : s, n, pe);
+        if (!p) {
+            symm_rma_slow(ctx, call, d, s, n, pe,
+                          put ? SYMM_PUT : net_get ? SYMM_GET_NBI : SYMM_GET);
+        } else if (put) {
+            memcpy(p, s, n);
+            symm_wake_hint(pe, p, n);
+        } else {
+            memcpy(d, p, n);
+        }
     }
+    if (net_get) {
+        symm_net_quiet(ctx);
+        if (SYMM_UNLIKELY(symm_g.gpu_queued))
+            symm_gpu_quiet();
+    }
+}
+
+SYMM_INLINE void ibput_body(shmem_ctx_t ctx, const char *call, void *target, const void *source,
+                            ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                            size_t size, int pe)
+{
+    blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, 1);
+}
+
+SYMM_INLINE void ibget_body(shmem_ctx_t ctx, const char *call, void *target, const void *source,
+                            ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                            size_t size, int pe)
+{
+    blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, 0);
+}
+
+/* One body, two public names: P_ctx_NAME(ctx, ...) and P_NAME(...), P shmem or shmemx. */
+#define PAIR_OF(P, NAME, PARAMS, BODY, ARGS)                                                    \
+    SYMM_EXPORT void P##_ctx_##NAME(shmem_ctx_t ctx, UNPAREN PARAMS)                            \
+    {                                                                                           \
+        BODY(ctx, #P "_ctx_" #NAME, UNPAREN ARGS);                                              \
+    }                                                                                           \
+    SYMM_EXPORT void P##_##NAME(UNPAREN PARAMS)                                                 \
+    {                                                                                           \
+        BODY(SHMEM_CTX_DEFAULT, #P "_" #NAME, UNPAREN ARGS);                                    \
+    }
+#define PAIR(NAME, PARAMS, BODY, ARGS) PAIR_OF(shmem, NAME, PARAMS, BODY, ARGS)
 
 #define CONTIG(NAME, T, SIZE)                                                                   \
     PAIR(NAME##put, (T * dest, const T *source, size_t nelems, int pe), put_body,               \
@@ -220,8 +277,21 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
         SINGLE_GET(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_g", T, source, pe);                      \
     }
 
+/* shmemx_PUT and shmemx_GET (with shmemx_ctx_ forms): Sandia OpenSHMEM's block-strided
+ * names. */
+#define BLOCKED(PUT, GET, T, SIZE)                                                              \
+    PAIR_OF(shmemx, PUT,                                                                        \
+            (T * target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,           \
+             size_t nblocks, int pe),                                                           \
+            ibput_body, (target, source, tst, sst, bsize, nblocks, SIZE, pe))                   \
+    PAIR_OF(shmemx, GET,                                                                        \
+            (T * target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,           \
+             size_t nblocks, int pe),                                                           \
+            ibget_body, (target, source, tst, sst, bsize, nblocks, SIZE, pe))
+
 #define TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)               \
-    SYMM_IF_##RMA(CONTIG(NAME##_, T, sizeof(T)) STRIDED(NAME##_, T, sizeof(T)) SINGLE(NAME, T))
+    SYMM_IF_##RMA(CONTIG(NAME##_, T, sizeof(T)) STRIDED(NAME##_, T, sizeof(T)) SINGLE(NAME, T)  \
+                      BLOCKED(NAME##_ibput, NAME##_ibget, T, sizeof(T)))
 SYMM_TYPES(TYPED, _)
 
 /* putSIZE, getSIZE, putSIZE_nbi, getSIZE_nbi, iputSIZE, igetSIZE */
@@ -241,6 +311,8 @@ SYMM_TYPES(TYPED, _)
          (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),  \
          iget_body, (dest, source, dst, sst, nelems, BITS / 8, pe))
 SYMM_SIZES(SIZED_ONE)
+#define SIZED_BLOCKED(BITS) BLOCKED(ibput##BITS, ibget##BITS, void, BITS / 8)
+SYMM_SIZES(SIZED_BLOCKED)
 
 PAIR(putmem, (void *dest, const void *source, size_t nbytes, int pe), put_body,
      (dest, source, nbytes, 1, pe))
@@ -328,3 +400,8 @@ PAIR(signal_add, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
      (sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
 PAIR(signal_set, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
      (sig_addr, signal, SHMEM_SIGNAL_SET, pe))
+/* Sandia OpenSHMEM's names of the same. */
+PAIR_OF(shmemx, signal_add, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
+        (sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
+PAIR_OF(shmemx, signal_set, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
+        (sig_addr, signal, SHMEM_SIGNAL_SET, pe))

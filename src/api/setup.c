@@ -46,7 +46,8 @@ SYMM_EXPORT int shmemx_get_uniqueid(shmemx_uniqueid_t *id)
     return 0;
 }
 
-SYMM_EXPORT int shmemx_set_attr_uniqueid_args(int myrank, int nranks, shmemx_uniqueid_t *id,
+SYMM_EXPORT int shmemx_set_attr_uniqueid_args(int myrank, int nranks,
+                                              const shmemx_uniqueid_t *id,
                                               shmemx_init_attr_t *attr)
 {
     if (!attr || !id)
@@ -55,7 +56,7 @@ SYMM_EXPORT int shmemx_set_attr_uniqueid_args(int myrank, int nranks, shmemx_uni
     attr->version = (1 << 16) + (int)sizeof(*attr);
     attr->args.version = (1 << 16) + (int)sizeof(attr->args);
     attr->args.uid_args.version = (1 << 16) + (int)sizeof(attr->args.uid_args);
-    attr->args.uid_args.id = id;
+    attr->args.uid_args.id = (shmemx_uniqueid_t *)id; /* read only: the layout is NVSHMEM's */
     attr->args.uid_args.myrank = myrank;
     attr->args.uid_args.nranks = nranks;
     return 0;

@@ -227,20 +227,21 @@ static int reduce(shmem_team_t team, const char *call, void *dest, const void *s
         return reduce(team, "shmem_" #NAME "_" #OP "_reduce", dest, source, nreduce,            \
                       SYMM_TYPE_##NAME, SYMM_OP_##OP);                                          \
     }
-/* Scans sum. */
-#define SCAN_SHELLS(NAME, T)                                                                     \
-    SYMM_EXPORT int shmem_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source,      \
-                                              size_t nelems)                                    \
+/* Scans sum, under the names of OpenSHMEM 1.6 (P shmem) and of Sandia OpenSHMEM (shmemx). */
+#define SCAN_SHELLS_OF(P, NAME, T)                                                               \
+    SYMM_EXPORT int P##_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source,        \
+                                            size_t nelems)                                      \
     {                                                                                           \
-        scan(team, "shmem_" #NAME "_sum_inscan", dest, source, nelems, SYMM_TYPE_##NAME, 0);    \
+        scan(team, #P "_" #NAME "_sum_inscan", dest, source, nelems, SYMM_TYPE_##NAME, 0);      \
         return 0;                                                                               \
     }                                                                                           \
-    SYMM_EXPORT int shmem_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source,      \
-                                              size_t nelems)                                    \
+    SYMM_EXPORT int P##_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source,        \
+                                            size_t nelems)                                      \
     {                                                                                           \
-        scan(team, "shmem_" #NAME "_sum_exscan", dest, source, nelems, SYMM_TYPE_##NAME, 1);    \
+        scan(team, #P "_" #NAME "_sum_exscan", dest, source, nelems, SYMM_TYPE_##NAME, 1);      \
         return 0;                                                                               \
     }
+#define SCAN_SHELLS(NAME, T) SCAN_SHELLS_OF(shmem, NAME, T) SCAN_SHELLS_OF(shmemx, NAME, T)
 #define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
                    SCAN, TOALL, TOBIT, OLD, DEV)                                                \
     SYMM_OPS_OF(REDUCE_SHELL, NAME, T, BITRED, MINMAX, SUMPROD) SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))

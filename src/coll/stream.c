@@ -43,14 +43,16 @@ SYMM_EXPORT void shmemx_sync_all_on_stream(struct CUstream_st *stream)
     barrier("shmemx_sync_all_on_stream", SHMEM_TEAM_WORLD, 0, stream);
 }
 
-SYMM_EXPORT void shmemx_barrier_on_stream(shmem_team_t team, struct CUstream_st *stream)
+SYMM_EXPORT int shmemx_barrier_on_stream(shmem_team_t team, struct CUstream_st *stream)
 {
     barrier("shmemx_barrier_on_stream", team, 1, stream);
+    return 0;
 }
 
-SYMM_EXPORT void shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream)
+SYMM_EXPORT int shmemx_team_sync_on_stream(shmem_team_t team, struct CUstream_st *stream)
 {
     barrier("shmemx_team_sync_on_stream", team, 0, stream);
+    return 0;
 }
 
 /* ---- Collectives ------------------------------------------------------------------------------

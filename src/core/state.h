@@ -43,6 +43,13 @@ static inline void symm_cpu_relax(void)
  * direction call to call (symm_copy_swept: forward, or backwards when `back`);
  * symm_copy_large picks the way for a copy of SYMM_SWEEP_BYTES or more. */
 #define SYMM_SWEEP_BYTES (256u << 10)
+/* symm_copy_setup finds the cache sizes as SYMM_CACHE_INFO (`info`) says and sets the share of
+ * each of `pes` PEs; with no size found the share is SYMM_CACHE_UNKNOWN: the collectives never
+ * stream, symm_copy_large only past 32 MiB. symm_cache_sizes: the L2 and last-level sizes found
+ * (0: none). */
+#define SYMM_CACHE_UNKNOWN (SIZE_MAX / 4)
+symm_status_t symm_copy_setup(const char *info, int pes, char *why, size_t why_len);
+void symm_cache_sizes(size_t *l2, size_t *llc);
 size_t symm_cache_share(void);
 void symm_copy_stream(void *dest, const void *src, size_t n);
 void symm_copy_stream_nofence(void *dest, const void *src, size_t n);
@@ -203,26 +210,30 @@ typedef struct symm_internal {
 _Static_assert(sizeof(symm_internal_t) <= SYMM_INTERNAL_SIZE, "internal part too large");
 
 /* A communication context. Contexts are never freed: a destroyed one keeps its memory with
- * magic SYMM_CTX_DEAD, so that its later use is reported instead of being undefined. */
+ * magic SYMM_CTX_DEAD, so that its later use is reported instead of being undefined. Under
+ * SHMEM_DEBUG a private context (SHMEM_CTX_PRIVATE) has magic SYMM_CTX_OWNED and its creator's
+ * thread id, so that its every use takes the slow check, which compares the caller's. */
 #define SYMM_CTX_LIVE 0x53594d4du
+#define SYMM_CTX_OWNED 0x53594d50u
 #define SYMM_CTX_DEAD 0xdeadc7c7u
 struct symm_ctx {
     uint32_t magic;
     long options;
     struct symm_team *team;
     void *net;           /* the network transport's channel (tl/tl.h), made on first use */
+    uint64_t thread;     /* SYMM_CTX_OWNED: the creator's thread id (symm_thread_id) */
 };
 
 /* 0 for SHMEM_CTX_INVALID (the operation does nothing), 1 for a live context; fatal for a
- * destroyed or unknown one. */
+ * destroyed or unknown one, or a private one used by another thread (under SHMEM_DEBUG). */
 SYMM_INLINE int symm_ctx_ok(shmem_ctx_t ctx, const char *call)
 {
-    extern void symm_ctx_bad(shmem_ctx_t ctx, const char *call) __attribute__((noreturn));
+    extern int symm_ctx_check(shmem_ctx_t ctx, const char *call);
 
     if (SYMM_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         return 0;
     if (SYMM_UNLIKELY(ctx->magic != SYMM_CTX_LIVE))
-        symm_ctx_bad(ctx, call);
+        return symm_ctx_check(ctx, call);
     return 1;
 }
 

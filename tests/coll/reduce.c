@@ -3,7 +3,7 @@
 /*
  * Every team reduction of the type table (and/or/xor on the BITRED rows, max/min on MINMAX,
  * sum/prod on SUMPROD, the complex rows too), and the sum scans
- * (shmem_TYPE_sum_inscan/exscan), on the teams of one group of cases.h (the argument: world,
+ * (shmem_TYPE_sum_inscan/exscan, the complex rows too), on the teams of one group of cases.h (the argument: world,
  * split or 2d). Sizes: nothing, a few elements (scratch path), more than 64 KiB per PE (split
  * reduction) and 100k longs and doubles. Results are exact: every PE computes the expected
  * value in team order, in the element type (the header promises that order, so
@@ -159,7 +159,7 @@ SYMM_TYPES(SHELLS_ROW, _)
      SYMM_IF_##SUMPROD(in_##NAME, ex_##NAME, ) fill_##NAME, combine_##NAME, equal_##NAME,       \
      zero_##NAME},
 
-/* The complex rows of the table: sum and prod, no scans. Small integer parts keep every
+/* The complex rows of the table: sum and prod, and the scans. Small integer parts keep every
  * result exact. */
 #define CPLX(NAME, T)                                                                            \
     static T VAL_##NAME(int op, int pe, int r)                                                  \
@@ -178,12 +178,15 @@ SYMM_TYPES(SHELLS_ROW, _)
 #define CPLX_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,   \
                  TOALL, TOBIT, OLD, DEV)                                                        \
     CPLX(NAME, T)                                                                               \
-    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T) SYMM_OPS_SUMPROD(WRAP_RS, NAME, T))
+    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(WRAP, NAME, T) SYMM_OPS_SUMPROD(WRAP_RS, NAME, T))      \
+    SYMM_IF_##SCAN(WRAP_SCAN(NAME, T))
 SYMM_TYPE_TABLE_COMPLEX(CPLX_ROW, _)
+#define SCAN_FNS_0(NAME) NULL, NULL,
+#define SCAN_FNS_1(NAME) in_##NAME, ex_##NAME,
 #define CPLX_DESC(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
                   TOALL, TOBIT, OLD, DEV)                                                       \
     {#NAME, sizeof(T), {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(OP_ENTRY, NAME, T))},                 \
-     {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RS_ENTRY, NAME, T))}, NULL, NULL,                      \
+     {SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(RS_ENTRY, NAME, T))}, SCAN_FNS_##SCAN(NAME)             \
      fill_##NAME, combine_##NAME, equal_##NAME, zero_##NAME},
 
 static const rdesc_t types[] = {SYMM_TYPES(DESC_ROW, _) SYMM_TYPE_TABLE_COMPLEX(CPLX_DESC, _)};

@@ -156,6 +156,11 @@ done
     --regex "${F}shmem_init: 2 PEs run on this node and it has 1 visible GPUs" -- \
     "$symmrun" -n 2 --timeout 60 "$t/gpu_bad" stream_pe
 
+# The Python interface on torch and CuPy (tests/python/gpu.sh; 77: neither is installed).
+[ "$only_memcheck" = 1 ] || case_timeout=1800 run "python tests/python/gpu.sh" sh -c \
+    'SYMM_GPU_TEST_LOG="$2" tests/python/gpu.sh "$1"; s=$?; [ $s -eq 77 ] || exit $s' _ \
+    "$build" "$logs"
+
 # compute-sanitizer memcheck: every test at the largest PE count, clean.
 if [ "${SYMM_GPU_TEST_SKIP_MEMCHECK:-0}" = 1 ]; then
     echo "memcheck: skipped (SYMM_GPU_TEST_SKIP_MEMCHECK=1)"

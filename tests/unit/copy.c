@@ -6,7 +6,10 @@
  * between them, each at lengths around their boundaries (a line, a piece, a group, several
  * groups, with a tail of every kind) and at source and destination offsets that are not
  * aligned alike. Checked: every byte of the destination is the source's, and the bytes just
- * before and after it are untouched. And the cache share is at least a core's L2.
+ * before and after it are untouched. And the cache sizes: the share is at least a core's L2;
+ * CPUID finds the caches the C library reports (on x86 both read the processor); a size given
+ * sets the share; with no size known (SYMM_CACHE_INFO=none) the large copy still copies every
+ * byte; a value that is none of these is refused with the setting named.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,6 +79,48 @@ static void check_copy(int way, size_t n, size_t so, size_t doff, unsigned seed)
         }
 }
 
+/* The sources of SYMM_CACHE_INFO. */
+static void check_sources(unsigned seed)
+{
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    size_t c2, cl;
+    char why[160] = "";
+
+#if defined(__x86_64__) && defined(__GLIBC__)
+    REQUIRE(symm_copy_setup("cpuid", 2, why, sizeof(why)) == SYMM_OK, "cpuid: %s", why);
+    symm_cache_sizes(&c2, &cl);
+    EXPECT((l2 > 0) == (c2 > 0), "CPUID finds an L2 of %zu bytes, the C library %ld", c2, l2);
+    EXPECT((l3 > 0) <= (cl > 0), "CPUID finds a last level of %zu bytes, the C library an L3 "
+           "of %ld", cl, l3);
+#endif
+    /* The streaming copy as the processor found makes it (a line after the other on AMD). */
+    for (size_t n = 0; n <= MAX_LEN; n += 16384 + 17)
+        check_copy(STREAM, n, 3, 5, seed++);
+    REQUIRE(symm_copy_setup("32M", 2, why, sizeof(why)) == SYMM_OK, "32M: %s", why);
+    symm_cache_sizes(&c2, &cl);
+    EXPECT(cl == (32u << 20) && symm_cache_share() == (16u << 20),
+           "SYMM_CACHE_INFO=32M at 2 PEs: last level %zu, share %zu bytes (want 32 and 16 MiB)",
+           cl, symm_cache_share());
+    REQUIRE(symm_copy_setup("480M", 2, why, sizeof(why)) == SYMM_OK, "480M: %s", why);
+    EXPECT(symm_cache_share() == (60u << 20),
+           "SYMM_CACHE_INFO=480M at 2 PEs: share %zu bytes (want a quarter of it halved, 60 MiB)",
+           symm_cache_share());
+    REQUIRE(symm_copy_setup("none", 2, why, sizeof(why)) == SYMM_OK, "none: %s", why);
+    symm_cache_sizes(&c2, &cl);
+    EXPECT(c2 == 0 && cl == 0 && symm_cache_share() == SYMM_CACHE_UNKNOWN,
+           "SYMM_CACHE_INFO=none: L2 %zu, last level %zu, share %zu bytes", c2, cl,
+           symm_cache_share());
+    for (size_t n = 0; n <= MAX_LEN; n += 16384 + 17)
+        check_copy(LARGE, n, 3, 5, seed++);
+    EXPECT(symm_copy_setup("big", 2, why, sizeof(why)) == SYMM_ERR_INVALID &&
+               strstr(why, "SYMM_CACHE_INFO='big' is not auto, cpuid, libc, sysfs, none or a size"),
+           "SYMM_CACHE_INFO=big: not refused as it should be ('%s')", why);
+    EXPECT(symm_copy_setup("sysfs", 2, why, sizeof(why)) == SYMM_OK &&
+               symm_copy_setup("libc", 2, why, sizeof(why)) == SYMM_OK &&
+               symm_copy_setup("auto", 1, why, sizeof(why)) == SYMM_OK,
+           "sysfs, libc or auto refused: %s", why);
+}
+
 int main(void)
 {
     const size_t lens[] = {0,         1,          63,        64,    65,
@@ -93,8 +138,9 @@ int main(void)
         for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
             for (size_t o = 0; o < sizeof(offs) / sizeof(offs[0]); o++)
                 check_copy(way, lens[l], offs[o][0], offs[o][1], seed++);
-    EXPECT(symm_cache_share() >= (l2 > 0 ? (size_t)l2 : (size_t)1 << 20),
+    EXPECT(symm_cache_share() >= (l2 > 0 ? (size_t)l2 : 0),
            "symm_cache_share() is %zu bytes, less than the L2 (%ld)", symm_cache_share(), l2);
+    check_sources(seed);
     free(src);
     free(dst);
     return test_finish("unit_copy");

@@ -3,9 +3,9 @@
 /*
  * Compiled, never run: the public headers under strict C11 (and as C++), with a use of every
  * RMA family for one type, the sized and mem forms, the complex reductions (std::complex in
- * C++, and the C complex types in GNU C++), the profiling names, and (in C) the type-generic
- * selectors in both their context and plain forms, with the types whose routines are another
- * row's under a second name.
+ * C++, and the C complex types in GNU C++), the profiling names, and the generic names (C11
+ * selectors in C, overloads in C++) in both their context and plain forms, and (in C) with the
+ * types whose routines are another row's under a second name.
  */
 #include <pshmem.h>
 #include <shmem.h>
@@ -22,7 +22,7 @@ void header_use(long *d, const long *s, size_t n, int pe)
     shmem_ctx_iget128(SHMEM_CTX_DEFAULT, d, s, 1, 1, n / 2, pe);
     shmem_getmem(d, s, n, pe);
     shmem_quiet();
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || defined(__cplusplus)
     shmem_put(d, s, n, pe);
     shmem_put(SHMEM_CTX_DEFAULT, d, s, n, pe);
     shmem_get_nbi(d, s, n, pe);

@@ -177,4 +177,20 @@ int shmem_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t
 int shmem_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                              size_t nelems);
 
+/* ---- complexd (symm_complexd_t) -------------------------------------------------------------- */
+/* Sets dest on team PE i to the sum of source over team PEs 0..i. */
+int shmem_complexd_sum_inscan(shmem_team_t team, symm_complexd_t *dest,
+                              const symm_complexd_t *source, size_t nelems);
+/* Sets dest on team PE i to the sum of source over team PEs 0..i-1 (zero on PE 0). */
+int shmem_complexd_sum_exscan(shmem_team_t team, symm_complexd_t *dest,
+                              const symm_complexd_t *source, size_t nelems);
+
+/* ---- complexf (symm_complexf_t) -------------------------------------------------------------- */
+/* Sets dest on team PE i to the sum of source over team PEs 0..i. */
+int shmem_complexf_sum_inscan(shmem_team_t team, symm_complexf_t *dest,
+                              const symm_complexf_t *source, size_t nelems);
+/* Sets dest on team PE i to the sum of source over team PEs 0..i-1 (zero on PE 0). */
+int shmem_complexf_sum_exscan(shmem_team_t team, symm_complexf_t *dest,
+                              const symm_complexf_t *source, size_t nelems);
+
 #endif
