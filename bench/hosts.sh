@@ -5,9 +5,9 @@
 # (symmrun --nodes 2, loopback), Open MPI's OpenSHMEM started the same way across the same hosts
 # (oshrun -H through the same launch agent), and the floor: one network round trip between the
 # hosts, twice the one-way latency of UCX's 8-byte active-message ping-pong (ucx_perftest
-# ucp_am_lat) between them; and for bandwidth, UCX's own put bandwidth (ucx_perftest
-# ucp_put_bw) between the hosts against the same over this host's loopback, whose ratio bounds
-# what any library over UCX's TCP can keep of its loopback bandwidth. Every side runs on UCX's TCP over the hosts' interface (symm0); the
+# ucp_am_lat) between them; and for bandwidth, one TCP stream between the hosts against one
+# over this host's loopback (tcp_stream.c, messages of the case's size): how much of the
+# loopback path the veth pairs and the bridge keep, with no library on it. Every side runs on UCX's TCP over the hosts' interface (symm0); the
 # benchmark is bench.c, built with symmcc and with oshcc. The set runs HOSTS_ROUNDS times
 # (default 3), the sides taking turns, and each side's figure is its best round. Writes
 # docs/bench-hosts.md (HOSTS_DOC overrides).
@@ -32,6 +32,7 @@ if [ -z "${SYMM_HOSTS_DIR:-}" ]; then
     rm -rf "$work"
     mkdir -p "$work"
     "$build/symmcc" -O2 -std=c11 -o "$work/bench_symm" bench/bench.c
+    cc -O2 -std=c11 -o "$work/tcp_stream" bench/tcp_stream.c
     oshcc -O2 -std=c11 -DBENCH_HAVE_SIGNAL=0 -DBENCH_HAVE_TEAMS=0 -o "$work/bench_osh" bench/bench.c
     exec tests/hosts/hosts.sh run 2 -- "$0" "$@"
 fi
@@ -67,32 +68,22 @@ run_floor() {
     [ -n "$us" ] && awk -v us="$us" 'BEGIN { printf "case=ucx_rtt value=%.4g unit=ns\n", us * 2000 }'
 }
 
-# perftest_bw WHERE SIZE: ucx_perftest's put bandwidth, GB/s, the server on the second host and
-# the client on the first (WHERE hosts) or both on this host over loopback (WHERE lo).
-perftest_bw() {
-    local port=$((20000 + RANDOM % 20000)) mbs="" dev=symm0 srv=("$enter" "$h2") cli=("$enter" "$h1")
-    local to=$addr2 n=$(($2 >= 1048576 ? 200 : 20000))
-    if [ "$1" = lo ]; then dev=lo srv=(bash -c) cli=(bash -c) to=127.0.0.1; fi
-    "${srv[@]}" "UCX_TLS=$tls UCX_NET_DEVICES=$dev timeout 120 ucx_perftest -p $port \
-        -t ucp_put_bw -s $2 -n $n -w $((n / 10))" >/dev/null 2>&1 &
-    for _ in $(seq 50); do
-        mbs=$("${cli[@]}" "UCX_TLS=$tls UCX_NET_DEVICES=$dev timeout 60 ucx_perftest -p $port \
-            $to -t ucp_put_bw -s $2 -n $n -w $((n / 10))" 2>/dev/null |
-            awk '/^Final:/ { print $7 }')
-        [ -n "$mbs" ] && break
-        sleep 0.2
-    done
+# stream WHERE SIZE: one TCP stream's bandwidth in messages of SIZE bytes (tcp_stream.c), the
+# receiver on the second host and the sender on the first (WHERE hosts) or both on this host
+# over loopback (WHERE lo).
+stream() {
+    local port=$((20000 + RANDOM % 20000)) to=$addr2 total=$(($2 >= 1048576 ? 1 << 31 : 1 << 29))
+    local srv=("$enter" "$h2") cli=("$enter" "$h1")
+    if [ "$1" = lo ]; then srv=(bash -c) cli=(bash -c) to=127.0.0.1; fi
+    "${srv[@]}" "timeout 60 $work/tcp_stream recv $to $port $2 $total" >/dev/null 2>&1 &
+    "${cli[@]}" "timeout 60 $work/tcp_stream send $to $port $2 $total" |
+        sed "s/^case=tcp_[0-9]*/case=tcp_${1}_$3/"
     wait
-    [ -n "$mbs" ] && awk -v m="$mbs" 'BEGIN { printf "%.4g\n", m * 1.048576e6 / 1e9 }'
 }
 run_bwfloor() {
-    local c s v
+    local c where
     for c in 4k:4096 1m:1048576 16m:16777216; do
-        s=${c#*:}
-        for where in hosts lo; do
-            v=$(perftest_bw "$where" "$s") && [ -n "$v" ] &&
-                echo "case=bw_${where}_${c%%:*} value=$v unit=GB/s"
-        done
+        for where in hosts lo; do stream "$where" "${c#*:}" "${c%%:*}"; done
     done
 }
 
@@ -134,9 +125,8 @@ git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
     echo "  (\`oshrun -H h1:1,h2:1 --mca osc ^rdma --mca btl self,tcp\`, the same UCX settings);"
     echo "- *floor*: one network round trip between the hosts, twice the one-way latency of"
     echo "  \`ucx_perftest -t ucp_am_lat -s 8\` between them: $(show "$floor" ns) us; for"
-    echo "  bandwidth, the ratio of \`ucx_perftest -t ucp_put_bw\` between the hosts to the same"
-    echo "  over this host's loopback at the case's size (UCX's own TCP transport keeps that much"
-    echo "  of loopback's bandwidth between the hosts, whatever library runs on it)."
+    echo "  bandwidth, one TCP stream between the hosts over one on this host's loopback, in"
+    echo "  messages of the case's size (\`bench/tcp_stream.c\`: the kernel's path alone)."
     echo
     echo "| case | unit | virtual nodes | test hosts | hosts / virtual nodes | floor: hosts / loopback | OSHMEM | symm / OSHMEM | symm / floor |"
     echo "|---|---|---|---|---|---|---|---|---|"
@@ -147,7 +137,7 @@ git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
         f="-" fr="-"
         [ "$unit" = ns ] && f=$(ratio "$h" "$floor")
         if [ "$unit" = GB/s ]; then
-            fr=$(ratio "$(best bwfloor "bw_hosts_${c#putmem_}")" "$(best bwfloor "bw_lo_${c#putmem_}")")
+            fr=$(ratio "$(best bwfloor "tcp_hosts_${c#putmem_}")" "$(best bwfloor "tcp_lo_${c#putmem_}")")
             f=$(ratio "$(ratio "$h" "$v")" "$fr")
         fi
         echo "| $c | ${unit/ns/us} | $(show "$v" "$unit") | $(show "$h" "$unit") | $(ratio "$h" "$v") | $fr | $(show "$o" "$unit") | $(ratio "$h" "$o") | $f |"
@@ -157,6 +147,6 @@ git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
     echo "bandwidth at least 0.9x; against OSHMEM on the same hosts, latency at most 0.9x or within"
     echo "1.05x of the floor, bandwidth at least 1.0x (bandwidth: a ratio above 1 is faster;"
     echo "latency: below 1). For bandwidth the last column is symm's hosts / virtual nodes over"
-    echo "the floor's hosts / loopback: 1.00 keeps all a library on UCX's TCP can keep."
+    echo "the TCP streams' hosts / loopback."
 } >"$doc"
 echo "hosts.sh: wrote $doc"
