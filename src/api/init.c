@@ -5,6 +5,7 @@
  * finalize at exit. Start is cheap by design (no page is touched that an allocation does not
  * need) so that a job starts in milliseconds.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,9 @@ void symm_init(const char *call, int requested)
         atexit(at_exit);
     }
     symm_barrier_world();
+    /* The start's tables of every PE (cards, records) are freed by now: their pages go back,
+     * so what a PE holds after start is what it keeps. */
+    malloc_trim(0);
     print_banner();
 }
 
