@@ -5,7 +5,9 @@
 # (symmrun --nodes 2, loopback), Open MPI's OpenSHMEM started the same way across the same hosts
 # (oshrun -H through the same launch agent), and the floor: one network round trip between the
 # hosts, twice the one-way latency of UCX's 8-byte active-message ping-pong (ucx_perftest
-# ucp_am_lat) between them. Every side runs on UCX's TCP over the hosts' interface (symm0); the
+# ucp_am_lat) between them; and for bandwidth, one TCP stream between the hosts against one
+# over this host's loopback (tcp_stream.c, messages of the case's size): how much of the
+# loopback path the veth pairs and the bridge keep, with no library on it. Every side runs on UCX's TCP over the hosts' interface (symm0); the
 # benchmark is bench.c, built with symmcc and with oshcc. The set runs HOSTS_ROUNDS times
 # (default 3), the sides taking turns, and each side's figure is its best round. Writes
 # docs/bench-hosts.md (HOSTS_DOC overrides).
@@ -30,6 +32,7 @@ if [ -z "${SYMM_HOSTS_DIR:-}" ]; then
     rm -rf "$work"
     mkdir -p "$work"
     "$build/symmcc" -O2 -std=c11 -o "$work/bench_symm" bench/bench.c
+    cc -O2 -std=c11 -o "$work/tcp_stream" bench/tcp_stream.c
     oshcc -O2 -std=c11 -DBENCH_HAVE_SIGNAL=0 -DBENCH_HAVE_TEAMS=0 -o "$work/bench_osh" bench/bench.c
     exec tests/hosts/hosts.sh run 2 -- "$0" "$@"
 fi
@@ -65,8 +68,27 @@ run_floor() {
     [ -n "$us" ] && awk -v us="$us" 'BEGIN { printf "case=ucx_rtt value=%.4g unit=ns\n", us * 2000 }'
 }
 
+# stream WHERE SIZE: one TCP stream's bandwidth in messages of SIZE bytes (tcp_stream.c), the
+# receiver on the second host and the sender on the first (WHERE hosts) or both on this host
+# over loopback (WHERE lo).
+stream() {
+    local port=$((20000 + RANDOM % 20000)) to=$addr2 total=$(($2 >= 1048576 ? 1 << 31 : 1 << 29))
+    local srv=("$enter" "$h2") cli=("$enter" "$h1")
+    if [ "$1" = lo ]; then srv=(bash -c) cli=(bash -c) to=127.0.0.1; fi
+    "${srv[@]}" "timeout 60 $work/tcp_stream recv $to $port $2 $total" >/dev/null 2>&1 &
+    "${cli[@]}" "timeout 60 $work/tcp_stream send $to $port $2 $total" |
+        sed "s/^case=tcp_[0-9]*/case=tcp_${1}_$3/"
+    wait
+}
+run_bwfloor() {
+    local c where
+    for c in 4k:4096 1m:1048576 16m:16777216; do
+        for where in hosts lo; do stream "$where" "${c#*:}" "${c%%:*}"; done
+    done
+}
+
 for r in $(seq 1 "$rounds"); do
-    for side in vnodes hosts osh floor; do
+    for side in vnodes hosts osh floor bwfloor; do
         "run_$side" >"$work/out.$side.$r" 2>"$work/err.$side.$r" ||
             echo "hosts.sh: round $r, $side failed: $(tail -n 2 "$work/err.$side.$r" | xargs)" >&2
     done
@@ -102,22 +124,29 @@ git diff --quiet HEAD -- src bench tests || rev="$rev-dirty"
     echo "- *OSHMEM*: Open MPI's OpenSHMEM started the same way across the same hosts"
     echo "  (\`oshrun -H h1:1,h2:1 --mca osc ^rdma --mca btl self,tcp\`, the same UCX settings);"
     echo "- *floor*: one network round trip between the hosts, twice the one-way latency of"
-    echo "  \`ucx_perftest -t ucp_am_lat -s 8\` between them: $(show "$floor" ns) us."
+    echo "  \`ucx_perftest -t ucp_am_lat -s 8\` between them: $(show "$floor" ns) us; for"
+    echo "  bandwidth, one TCP stream between the hosts over one on this host's loopback, in"
+    echo "  messages of the case's size (\`bench/tcp_stream.c\`: the kernel's path alone)."
     echo
-    echo "| case | unit | virtual nodes | test hosts | hosts / virtual nodes | OSHMEM | symm / OSHMEM | symm / floor |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| case | unit | virtual nodes | test hosts | hosts / virtual nodes | floor: hosts / loopback | OSHMEM | symm / OSHMEM | symm / floor |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     for c in $cases; do
         unit=ns
         [[ $c == putmem_* ]] && unit=GB/s
         v=$(best vnodes "$c") h=$(best hosts "$c") o=$(best osh "$c")
-        f="-"
+        f="-" fr="-"
         [ "$unit" = ns ] && f=$(ratio "$h" "$floor")
-        echo "| $c | ${unit/ns/us} | $(show "$v" "$unit") | $(show "$h" "$unit") | $(ratio "$h" "$v") | $(show "$o" "$unit") | $(ratio "$h" "$o") | $f |"
+        if [ "$unit" = GB/s ]; then
+            fr=$(ratio "$(best bwfloor "tcp_hosts_${c#putmem_}")" "$(best bwfloor "tcp_lo_${c#putmem_}")")
+            f=$(ratio "$(ratio "$h" "$v")" "$fr")
+        fi
+        echo "| $c | ${unit/ns/us} | $(show "$v" "$unit") | $(show "$h" "$unit") | $(ratio "$h" "$v") | $fr | $(show "$o" "$unit") | $(ratio "$h" "$o") | $f |"
     done
     echo
     echo "Targets: on test hosts against virtual nodes, put + quiet, g and fetch-add within 1.1x and"
     echo "bandwidth at least 0.9x; against OSHMEM on the same hosts, latency at most 0.9x or within"
     echo "1.05x of the floor, bandwidth at least 1.0x (bandwidth: a ratio above 1 is faster;"
-    echo "latency: below 1)."
+    echo "latency: below 1). For bandwidth the last column is symm's hosts / virtual nodes over"
+    echo "the TCP streams' hosts / loopback."
 } >"$doc"
 echo "hosts.sh: wrote $doc"

@@ -5,6 +5,7 @@
  * finalize at exit. Start is cheap by design (no page is touched that an allocation does not
  * need) so that a job starts in milliseconds.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,10 @@ void symm_init(const char *call, int requested)
 {
     static int registered;
     char why[256];
+    symm_card_t card;
+    char watch_card[256];
+    size_t watch_len;
+    void *cards, *watch_cards;
     symm_status_t st;
 
     if (symm_g.initialized)
@@ -45,9 +50,12 @@ void symm_init(const char *call, int requested)
     if (symm_params_load(&symm_g.params, why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
     gethostname(symm_g.host, sizeof(symm_g.host) - 1);
-    st = symm_boot_init(&symm_g.boot);
+    symm_heap_card(&card);
+    symm_wait_card(&card);
+    st = symm_boot_init(&card, sizeof(card), &cards, &symm_g.boot);
     if (st != SYMM_OK)
         symm_fatal("%s: cannot start the bootstrap: %s", call, symm_status_str(st));
+    symm_g.cards = cards;
     symm_g.my_pe = symm_g.boot->rank;
     symm_g.n_pes = symm_g.boot->size;
     symm_g.thread_level = requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE : requested;
@@ -58,11 +66,15 @@ void symm_init(const char *call, int requested)
     if (st != SYMM_OK)
         symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,
                    symm_g.params.symmetric_size, symm_status_str(st));
-    if (symm_net_init(why, sizeof(why)) != SYMM_OK)
+    free(symm_g.cards);
+    symm_g.cards = NULL;
+    watch_len = symm_watch_card(watch_card, sizeof(watch_card));
+    if (symm_net_init(watch_card, watch_len, &watch_cards, why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
     if (symm_copy_setup(symm_g.params.cache_info, symm_g.win_n, why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
-    symm_watch_start();
+    symm_watch_start(watch_cards);
+    free(watch_cards);
     symm_g.initialized = 1;
     st = symm_gpu_init();
     if (st != SYMM_OK)
@@ -72,6 +84,9 @@ void symm_init(const char *call, int requested)
         atexit(at_exit);
     }
     symm_barrier_world();
+    /* The start's tables of every PE (cards, records) are freed by now: their pages go back,
+     * so what a PE holds after start is what it keeps. */
+    malloc_trim(0);
     print_banner();
 }
 

@@ -9,11 +9,13 @@
 
 #include "symm/config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 symm_boot_request_t symm_boot_req;
+symm_boot_cards_t symm_boot_cards;
 
 static const struct {
     const char *name;
@@ -35,10 +37,79 @@ static int env_gt1(const char *name)
     return v && atol(v) > 1;
 }
 
-symm_status_t symm_boot_init(const symm_boot_ops_t **out)
+symm_status_t symm_boot_allgatherv(const symm_boot_ops_t *ops, const void *in, size_t len,
+                                   void **out, size_t *lens)
+{
+    const size_t n = (size_t)ops->size;
+    uint64_t mine = len, *all = malloc(n * sizeof(*all));
+    size_t max = 1, at = 0;
+    char *pad = NULL, *got = NULL;
+    symm_status_t st = SYMM_ERR_NOMEM;
+
+    if (ops->allgatherv) {
+        free(all);
+        return ops->allgatherv(in, len, out, lens);
+    }
+    if (!all || (st = ops->allgather(&mine, sizeof(mine), all)) != SYMM_OK)
+        goto out;
+    for (size_t r = 0; r < n; r++)
+        max = all[r] > max ? (size_t)all[r] : max;
+    pad = calloc(1, max);
+    got = malloc(n * max);
+    st = SYMM_ERR_NOMEM;
+    if (!pad || !got)
+        goto out;
+    memcpy(pad, in, len);
+    if ((st = ops->allgather(pad, max, got)) != SYMM_OK)
+        goto out;
+    for (size_t r = 0; r < n; r++) {
+        memmove(got + at, got + r * max, (size_t)all[r]);
+        lens[r] = (size_t)all[r];
+        at += lens[r];
+    }
+    *out = got;
+    got = NULL;
+out:
+    free(all);
+    free(pad);
+    free(got);
+    return st;
+}
+
+/* Every rank's card, unless the bootstrap's start gathered them already. */
+static symm_status_t gather_cards(const symm_boot_ops_t *ops)
+{
+    if (symm_boot_cards.all || !symm_boot_cards.len)
+        return SYMM_OK;
+    symm_boot_cards.all = malloc((size_t)ops->size * symm_boot_cards.len);
+    if (!symm_boot_cards.all)
+        return SYMM_ERR_NOMEM;
+    return ops->allgather(symm_boot_cards.mine, symm_boot_cards.len, symm_boot_cards.all);
+}
+
+static symm_status_t start(const char *name, const symm_boot_ops_t **out)
+{
+    symm_status_t st;
+
+    for (size_t i = 0; i < sizeof(boots) / sizeof(boots[0]); i++) {
+        if (strcmp(name, boots[i].name))
+            continue;
+        st = boots[i].init(out);
+        return st == SYMM_OK ? gather_cards(*out) : st;
+    }
+    fprintf(stderr, "symm: unknown bootstrap SYMM_BOOT='%s' (known: single, launcher%s; uid "
+                    "and mpi are chosen by shmemx_init_attr)\n", name,
+            SYMM_HAVE_PMIX ? ", pmix" : "");
+    return SYMM_ERR_INVALID;
+}
+
+symm_status_t symm_boot_init(const void *card, size_t len, void **cards,
+                             const symm_boot_ops_t **out)
 {
     const char *name = getenv("SYMM_BOOT");
+    symm_status_t st;
 
+    *cards = NULL;
     if (symm_boot_req.how != SYMM_BOOT_ENV)
         name = symm_boot_req.how == SYMM_BOOT_UID ? "uid" : "mpi";
     else if (!name || !*name) {
@@ -61,11 +132,13 @@ symm_status_t symm_boot_init(const symm_boot_ops_t **out)
             }
         }
     }
-    for (size_t i = 0; i < sizeof(boots) / sizeof(boots[0]); i++)
-        if (!strcmp(name, boots[i].name))
-            return boots[i].init(out);
-    fprintf(stderr, "symm: unknown bootstrap SYMM_BOOT='%s' (known: single, launcher%s; uid "
-                    "and mpi are chosen by shmemx_init_attr)\n", name,
-            SYMM_HAVE_PMIX ? ", pmix" : "");
-    return SYMM_ERR_INVALID;
+    symm_boot_cards = (symm_boot_cards_t){.mine = card, .len = len};
+    st = start(name, out);
+    *cards = symm_boot_cards.all;
+    symm_boot_cards.all = NULL;
+    if (st != SYMM_OK) {
+        free(*cards);
+        *cards = NULL;
+    }
+    return st;
 }

@@ -23,11 +23,17 @@ typedef struct symm_boot_ops {
     const int *host;
     /* Every PE contributes `len` bytes; `out` receives size * len bytes in rank order. */
     symm_status_t (*allgather)(const void *in, size_t len, void *out);
+    /* Optional: every PE contributes `len` bytes, lengths differing; *out receives every
+     * rank's back to back in rank order (malloc'd), lens[r] rank r's length. NULL: the
+     * bootstrap has no way of its own, and symm_boot_allgatherv makes one of allgathers. */
+    symm_status_t (*allgatherv)(const void *in, size_t len, void **out, size_t *lens);
     symm_status_t (*barrier)(void);
     /* Collective over the job, exchanged within groups of one host: every PE contributes `n`
      * file descriptors to the group of ranks [first, first + count) it belongs to; `out`
      * (size * n entries, in rank order) receives each member's as a new descriptor of this
-     * process (the caller's own included), -1 for ranks outside the group. */
+     * process (the caller's own included), -1 for ranks outside the group. It need not end
+     * in a barrier: the caller meets the other PEs (a barrier, another collective) before it
+     * uses the peers' descriptors in a way they could notice. */
     symm_status_t (*exchange_fds)(const int *fds, int n, int first, int count, int *out);
     /* Bring the whole job down: the launcher stops every other PE and exits with `status`.
      * Returns only where there is no launcher to tell. */
@@ -37,8 +43,27 @@ typedef struct symm_boot_ops {
 } symm_boot_ops_t;
 
 /* Picks the bootstrap from the environment (symmrun sets SYMM_BOOT=launcher) and connects.
- * On success *out points to the ops of the chosen bootstrap. */
-symm_status_t symm_boot_init(const symm_boot_ops_t **out);
+ * On success *out points to the ops of the chosen bootstrap. `card` (`len` bytes) is what
+ * this PE tells every other at start; *cards receives every rank's, in rank order (malloc'd,
+ * the caller frees it). The cards travel in the bootstrap's first exchange, so that a start
+ * across hosts pays one fence for all of them. */
+symm_status_t symm_boot_init(const void *card, size_t len, void **cards,
+                             const symm_boot_ops_t **out);
+
+/* The card of this start and, once gathered, every rank's: symm_boot_init sets `mine` and
+ * `len`; a bootstrap whose start gathers who runs where (fdx.h) fills `all` in the same
+ * exchange, and symm_boot_init gathers it for the others. */
+typedef struct symm_boot_cards {
+    const void *mine;
+    size_t len;
+    void *all;
+} symm_boot_cards_t;
+extern symm_boot_cards_t symm_boot_cards;
+
+/* The allgatherv op of ops, or one of two allgathers (the lengths, then the bytes padded to
+ * the longest) where the bootstrap has none. Same contract. */
+symm_status_t symm_boot_allgatherv(const symm_boot_ops_t *ops, const void *in, size_t len,
+                                   void **out, size_t *lens);
 
 /* The bootstraps symm_boot_init chooses from; same contract. */
 symm_status_t symm_boot_single_init(const symm_boot_ops_t **out);

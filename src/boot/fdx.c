@@ -50,7 +50,7 @@ static socklen_t sock_name(const symm_fdx_t *x, int r, struct sockaddr_un *a)
     return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
 }
 
-/* Every rank's host and process. */
+/* Every rank's host and process, and the card of its start (symm_boot_cards). */
 struct whoami {
     char host[HOST_LEN];
     int64_t pid;
@@ -59,44 +59,58 @@ struct whoami {
 symm_status_t symm_fdx_start(symm_fdx_t *x)
 {
     const int size = x->ops->size;
-    struct whoami mine = {.pid = (int64_t)getpid()}, *all = malloc((size_t)size * sizeof(*all));
+    const size_t clen = symm_boot_cards.len, rec = sizeof(struct whoami) + clen;
+    struct whoami *mine = calloc(1, rec);
+    char *all = malloc((size_t)size * rec), *cards = clen ? malloc((size_t)size * clen) : NULL;
     int *host = malloc((size_t)size * sizeof(int));
     struct sockaddr_un a;
     socklen_t alen = sock_name(x, x->ops->rank, &a);
-    symm_status_t st;
+    symm_status_t st = SYMM_ERR_NOMEM;
 
     x->pids = malloc((size_t)size * sizeof(*x->pids));
-    if (!all || !host || !x->pids) {
-        free(all);
-        free(host);
-        return SYMM_ERR_NOMEM;
-    }
+    if (!mine || !all || (clen && !cards) || !host || !x->pids)
+        goto out;
     x->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (x->listen_fd < 0 || bind(x->listen_fd, (struct sockaddr *)&a, alen) != 0 ||
         listen(x->listen_fd, SOMAXCONN) != 0) {
         symm_boot_error(x->ops, "cannot listen for descriptors: %s", strerror(errno));
-        free(all);
-        free(host);
-        return SYMM_ERR_BOOT;
+        st = SYMM_ERR_BOOT;
+        goto out;
     }
+    mine->pid = (int64_t)getpid();
     /* SYMM_HOST_NAME stands in for the host's name: PEs of one machine that say different
      * names form the nodes of a job of several hosts, which is how that job is tested here. */
     if (getenv("SYMM_HOST_NAME") && *getenv("SYMM_HOST_NAME"))
-        snprintf(mine.host, sizeof(mine.host), "%s", getenv("SYMM_HOST_NAME"));
+        snprintf(mine->host, sizeof(mine->host), "%s", getenv("SYMM_HOST_NAME"));
     else
-        gethostname(mine.host, sizeof(mine.host) - 1);
+        gethostname(mine->host, sizeof(mine->host) - 1);
+    if (clen)
+        memcpy(mine + 1, symm_boot_cards.mine, clen);
     /* This allgather also has every socket listening before any exchange. */
-    st = x->ops->allgather(&mine, sizeof(mine), all);
+    st = x->ops->allgather(mine, rec, all);
     for (int r = 0, hosts = 0; r < size && st == SYMM_OK; r++) {
-        x->pids[r] = (pid_t)all[r].pid;
+        const struct whoami *w = (const struct whoami *)(all + (size_t)r * rec);
+
+        x->pids[r] = (pid_t)w->pid;
+        if (clen)
+            memcpy(cards + (size_t)r * clen, w + 1, clen);
         host[r] = -1;
         for (int q = 0; q < r && host[r] < 0; q++)
-            if (!strncmp(all[q].host, all[r].host, HOST_LEN))
+            if (!strncmp(((const struct whoami *)(all + (size_t)q * rec))->host, w->host,
+                         HOST_LEN))
                 host[r] = host[q];
         if (host[r] < 0)
             host[r] = hosts++;
     }
+out:
+    free(mine);
     free(all);
+    if (st != SYMM_OK) {
+        free(cards);
+        free(host);
+        return st;
+    }
+    symm_boot_cards.all = cards;
     x->ops->host = host;
     return st;
 }
@@ -105,13 +119,22 @@ symm_status_t symm_fdx_start(symm_fdx_t *x)
 struct fd_msg {
     int32_t rank;
     int32_t n;
+    uint32_t seq; /* the exchange it belongs to */
+};
+
+/* A message of the next exchange, taken while this PE still finished the last. */
+struct symm_fdx_early {
+    uint32_t seq;
+    int rank;
+    int n;
+    int fds[MAX_FDS];
 };
 
 static symm_status_t send_fds(const symm_fdx_t *x, int to, const int *fds, int n)
 {
     struct sockaddr_un a;
     socklen_t alen = sock_name(x, to, &a);
-    struct fd_msg m = {.rank = x->ops->rank, .n = n};
+    struct fd_msg m = {.rank = x->ops->rank, .n = n, .seq = x->seq};
     struct iovec iov = {.iov_base = &m, .iov_len = sizeof(m)};
     union {
         char buf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
@@ -164,12 +187,42 @@ static int group_pid(const symm_fdx_t *x, int first, int count, pid_t pid)
     return 0;
 }
 
+/* Takes a message of this exchange that came early, if there is one. */
+static int take_early(symm_fdx_t *x, int n, int *out)
+{
+    for (int i = 0; i < x->n_early; i++) {
+        struct symm_fdx_early *e = &x->early[i];
+
+        if (e->seq != x->seq || e->n != n || (n > 0 && out[(size_t)e->rank * (size_t)n] >= 0))
+            continue;
+        memcpy(out + (size_t)e->rank * (size_t)n, e->fds, sizeof(int) * (size_t)n);
+        *e = x->early[--x->n_early];
+        return 1;
+    }
+    return 0;
+}
+
+/* Keeps a message of the next exchange (a member that finished this one sends it while this
+ * PE still waits for a message of this one). */
+static symm_status_t keep_early(symm_fdx_t *x, const struct fd_msg *m, const int *fds)
+{
+    struct symm_fdx_early *e = realloc(x->early, (size_t)(x->n_early + 1) * sizeof(*e));
+
+    if (!e)
+        return SYMM_ERR_NOMEM;
+    x->early = e;
+    e = &x->early[x->n_early++];
+    *e = (struct symm_fdx_early){.seq = m->seq, .rank = m->rank, .n = m->n};
+    memcpy(e->fds, fds, sizeof(int) * (size_t)m->n);
+    return SYMM_OK;
+}
+
 /* Accepts the next sender of the group and stores its descriptors at out[rank * n]. A
  * connection from a process outside the group is dropped unread (any local process can reach
  * an abstract socket); one that names another rank than its own, or sends nothing for
- * RECV_WAIT_S, ends the exchange. PIDs are compared as this PE sees them: the PEs of a host
- * share a PID namespace. */
-static symm_status_t recv_fds(const symm_fdx_t *x, int first, int count, int n, int *out)
+ * RECV_WAIT_S, ends the exchange. A message of the next exchange is kept for it. PIDs are
+ * compared as this PE sees them: the PEs of a host share a PID namespace. */
+static symm_status_t recv_fds(symm_fdx_t *x, int first, int count, int n, int *out)
 {
     struct fd_msg m;
     struct iovec iov = {.iov_base = &m, .iov_len = sizeof(m)};
@@ -183,8 +236,11 @@ static symm_status_t recv_fds(const symm_fdx_t *x, int first, int count, int n, 
     struct timeval tv = {.tv_sec = RECV_WAIT_S};
     socklen_t clen;
     ssize_t got;
-    int s;
+    int s, mn;
 
+    if (take_early(x, n, out))
+        return SYMM_OK;
+next:
     for (;;) {
         s = accept4(x->listen_fd, NULL, NULL, SOCK_CLOEXEC);
         if (s < 0) {
@@ -212,17 +268,28 @@ static symm_status_t recv_fds(const symm_fdx_t *x, int first, int count, int n, 
         return SYMM_ERR_BOOT;
     }
     c = CMSG_FIRSTHDR(&msg);
-    if (got != (ssize_t)sizeof(m) || (msg.msg_flags & MSG_CTRUNC) || m.n != n || m.rank < first ||
+    mn = got == (ssize_t)sizeof(m) && m.seq == x->seq + 1 && m.n >= 0 && m.n <= MAX_FDS ? m.n : n;
+    if (got != (ssize_t)sizeof(m) || (msg.msg_flags & MSG_CTRUNC) || m.n != mn ||
+        (m.seq != x->seq && m.seq != x->seq + 1) || m.rank < first ||
         m.rank >= first + count || m.rank == x->ops->rank || cred.pid != x->pids[m.rank] ||
-        (n > 0 && out[(size_t)m.rank * (size_t)n] >= 0) ||
-        (n > 0 && (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-                   c->cmsg_len != CMSG_LEN(sizeof(int) * (size_t)n)))) {
+        (m.seq == x->seq && n > 0 && out[(size_t)m.rank * (size_t)n] >= 0) ||
+        (mn > 0 && (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+                    c->cmsg_len != CMSG_LEN(sizeof(int) * (size_t)mn)))) {
         symm_boot_error(x->ops,
                         "a descriptor message out of step (%zd bytes from process %d, "
-                        "naming pe %d and %d descriptors; expected %d)",
-                        got, (int)cred.pid, (int)m.rank, (int)m.n, n);
+                        "naming pe %d, exchange %u and %d descriptors; expected exchange %u "
+                        "and %d)",
+                        got, (int)cred.pid, (int)m.rank, (unsigned)m.seq, (int)m.n,
+                        (unsigned)x->seq, n);
         close_carried(&msg);
         return SYMM_ERR_BOOT;
+    }
+    if (m.seq != x->seq) {
+        if (keep_early(x, &m, mn > 0 ? (const int *)CMSG_DATA(c) : NULL) != SYMM_OK) {
+            close_carried(&msg);
+            return SYMM_ERR_NOMEM;
+        }
+        goto next;
     }
     if (n > 0)
         memcpy(out + (size_t)m.rank * (size_t)n, CMSG_DATA(c), sizeof(int) * (size_t)n);
@@ -254,8 +321,7 @@ symm_status_t symm_fdx_exchange(symm_fdx_t *x, const int *fds, int n, int first,
         if (out[(size_t)mine * n + i] < 0)
             st = SYMM_ERR_BOOT;
     }
-    if (st == SYMM_OK)
-        st = x->ops->barrier();
+    x->seq++;
     if (st != SYMM_OK) {
         for (int i = 0; i < size * n; i++) {
             if (out[i] >= 0)
@@ -273,6 +339,12 @@ void symm_fdx_close(symm_fdx_t *x)
     x->listen_fd = -1;
     free(x->pids);
     x->pids = NULL;
+    for (int i = 0; i < x->n_early; i++)
+        for (int k = 0; k < x->early[i].n; k++)
+            close(x->early[i].fds[k]);
+    free(x->early);
+    x->early = NULL;
+    x->n_early = 0;
     free((void *)x->ops->host);
     x->ops->host = NULL;
 }

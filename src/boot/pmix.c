@@ -42,15 +42,16 @@ static symm_status_t pmix_barrier(void)
     return rc == PMIX_SUCCESS ? SYMM_OK : pmix_failed("PMIx_Fence", rc);
 }
 
-static symm_status_t pmix_allgather(const void *in, size_t len, void *out)
+/* Puts this PE's bytes under the next key and fences with data collection: every rank's
+ * bytes are then readable under it. */
+static symm_status_t publish(const void *in, size_t len, char *key)
 {
-    char key[PMIX_MAX_KEYLEN + 1];
     pmix_value_t v;
     pmix_info_t info;
     bool collect = true;
     pmix_status_t rc;
 
-    snprintf(key, sizeof(key), "symm.ag.%u", ++seq);
+    snprintf(key, PMIX_MAX_KEYLEN + 1, "symm.ag.%u", ++seq);
     PMIX_VALUE_CONSTRUCT(&v);
     v.type = PMIX_BYTE_OBJECT;
     v.data.bo.bytes = (char *)in;
@@ -65,26 +66,79 @@ static symm_status_t pmix_allgather(const void *in, size_t len, void *out)
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(NULL, 0, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
+    return rc == PMIX_SUCCESS ? SYMM_OK : pmix_failed("PMIx_Fence", rc);
+}
+
+/* Rank r's bytes under key (the caller releases *got). */
+static symm_status_t fetch(int r, const char *key, pmix_value_t **got)
+{
+    pmix_proc_t p;
+    pmix_status_t rc;
+
+    PMIX_PROC_LOAD(&p, me.nspace, (pmix_rank_t)r);
+    rc = PMIx_Get(&p, key, NULL, 0, got);
     if (rc != PMIX_SUCCESS)
-        return pmix_failed("PMIx_Fence", rc);
-    for (int r = 0; r < pmix_ops.size; r++) {
-        pmix_proc_t p;
+        return pmix_failed("PMIx_Get", rc);
+    if ((*got)->type != PMIX_BYTE_OBJECT) {
+        symm_boot_error(&pmix_ops, "allgather #%u: rank %d gave no bytes", seq, r);
+        PMIX_VALUE_RELEASE(*got);
+        return SYMM_ERR_BOOT;
+    }
+    return SYMM_OK;
+}
+
+static symm_status_t pmix_allgather(const void *in, size_t len, void *out)
+{
+    char key[PMIX_MAX_KEYLEN + 1];
+    symm_status_t st = publish(in, len, key);
+
+    for (int r = 0; r < pmix_ops.size && st == SYMM_OK; r++) {
         pmix_value_t *got = NULL;
 
-        PMIX_PROC_LOAD(&p, me.nspace, (pmix_rank_t)r);
-        rc = PMIx_Get(&p, key, NULL, 0, &got);
-        if (rc != PMIX_SUCCESS)
-            return pmix_failed("PMIx_Get", rc);
-        if (got->type != PMIX_BYTE_OBJECT || got->data.bo.size != len) {
+        st = fetch(r, key, &got);
+        if (st != SYMM_OK)
+            break;
+        if (got->data.bo.size != len) {
             symm_boot_error(&pmix_ops, "allgather #%u: rank %d gave %zu bytes, this PE %zu", seq, r,
-                            got->type == PMIX_BYTE_OBJECT ? got->data.bo.size : (size_t)0, len);
-            PMIX_VALUE_RELEASE(got);
-            return SYMM_ERR_BOOT;
-        }
-        if (len)
+                            got->data.bo.size, len);
+            st = SYMM_ERR_BOOT;
+        } else if (len) {
             memcpy((char *)out + (size_t)r * len, got->data.bo.bytes, len);
+        }
         PMIX_VALUE_RELEASE(got);
     }
+    return st;
+}
+
+static symm_status_t pmix_allgatherv(const void *in, size_t len, void **out, size_t *lens)
+{
+    char key[PMIX_MAX_KEYLEN + 1], *all = NULL;
+    size_t at = 0;
+    symm_status_t st = publish(in, len, key);
+
+    for (int r = 0; r < pmix_ops.size && st == SYMM_OK; r++) {
+        pmix_value_t *got = NULL;
+        char *more;
+
+        st = fetch(r, key, &got);
+        if (st != SYMM_OK)
+            break;
+        lens[r] = got->data.bo.size;
+        more = realloc(all, at + lens[r] + 1);
+        if (!more) {
+            st = SYMM_ERR_NOMEM;
+        } else {
+            all = more;
+            memcpy(all + at, got->data.bo.bytes, lens[r]);
+            at += lens[r];
+        }
+        PMIX_VALUE_RELEASE(got);
+    }
+    if (st != SYMM_OK) {
+        free(all);
+        return st;
+    }
+    *out = all;
     return SYMM_OK;
 }
 
@@ -111,6 +165,7 @@ static void pmix_finalize(void)
 static symm_boot_ops_t pmix_ops = {
     .name = "pmix",
     .allgather = pmix_allgather,
+    .allgatherv = pmix_allgatherv,
     .barrier = pmix_barrier,
     .exchange_fds = pmix_exchange_fds,
     .abort = pmix_abort,

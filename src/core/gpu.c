@@ -239,6 +239,15 @@ static void check_device(const char *call)
                             symm_cuda_g.dev));
 }
 
+/* A device heap's pieces pass between the PEs of a host; the barrier after it has every peer
+ * map them before any PE goes on. */
+static symm_status_t exchange_fds(const int *fds, int n, int first, int count, int *out)
+{
+    symm_status_t st = symm_g.boot->exchange_fds(fds, n, first, count, out);
+
+    return st == SYMM_OK ? symm_g.boot->barrier() : st;
+}
+
 void symm_gpu_start(const char *call)
 {
     char why[256];
@@ -267,7 +276,7 @@ void symm_gpu_start(const char *call)
         .size = symm_g.n_pes,
         .first = symm_g.win_first,
         .count = symm_g.win_n,
-        .exchange_fds = symm_g.boot->exchange_fds,
+        .exchange_fds = exchange_fds,
         .status_str = symm_status_str,
         .fatal = symm_fatal,
     };

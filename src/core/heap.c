@@ -42,21 +42,35 @@ static symm_status_t map_at(char *at, size_t len, int fd)
     return p == MAP_FAILED ? SYMM_ERR_SYS : SYMM_OK;
 }
 
-static symm_status_t check_heap_sizes(void)
+static void check_heap_sizes(void)
 {
-    uint64_t mine = symm_g.heap_len, *all = malloc(sizeof(uint64_t) * symm_g.n_pes);
-    symm_status_t st;
+    uint64_t mine = symm_g.heap_len;
 
-    if (!all)
-        return SYMM_ERR_NOMEM;
-    st = symm_g.boot->allgather(&mine, sizeof(mine), all);
-    for (int pe = 0; st == SYMM_OK && pe < symm_g.n_pes; pe++)
-        if (all[pe] != mine)
+    for (int pe = 0; pe < symm_g.n_pes; pe++)
+        if (symm_g.cards[pe].heap_len != mine)
             symm_fatal("shmem_init: SHMEM_SYMMETRIC_SIZE differs across PEs: pe %d has a heap of "
                        "%llu bytes, pe %d one of %llu", symm_g.my_pe, (unsigned long long)mine,
-                       pe, (unsigned long long)all[pe]);
-    free(all);
-    return st;
+                       pe, (unsigned long long)symm_g.cards[pe].heap_len);
+}
+
+static int data_fd = -1;
+
+void symm_heap_card(symm_card_t *card)
+{
+    symm_g.internal_off = symm_round_up(symm_g.params.symmetric_size, SYMM_HEAP_ALIGN);
+    symm_g.heap_len = symm_g.internal_off + SYMM_INTERNAL_SIZE;
+    symm_g.stride = symm_round_up(symm_g.heap_len, SYMM_SLOT_ALIGN);
+    data_fd = -1;
+    symm_g.data_lo = NULL;
+    symm_g.data_len = 0;
+    if (symm_g.params.static_data &&
+        symm_dataseg_share(&data_fd, &symm_g.data_lo, &symm_g.data_len) != SYMM_OK) {
+        data_fd = -1;
+        symm_g.data_lo = NULL;
+        symm_g.data_len = 0;
+    }
+    card->heap_len = symm_g.heap_len;
+    card->data_len = symm_g.data_len;
 }
 
 symm_status_t symm_heap_init(void)
@@ -64,15 +78,12 @@ symm_status_t symm_heap_init(void)
     int n = symm_g.n_pes, fds[2], *all = NULL;
     size_t *lens = NULL;
     symm_status_t st = SYMM_ERR_SYS;
-    char *data_lo = NULL;
-    size_t data_len = 0;
+    char *data_lo = symm_g.data_lo;
+    size_t data_len = symm_g.data_len;
 
-    symm_g.internal_off = symm_round_up(symm_g.params.symmetric_size, SYMM_HEAP_ALIGN);
-    symm_g.heap_len = symm_g.internal_off + SYMM_INTERNAL_SIZE;
-    symm_g.stride = symm_round_up(symm_g.heap_len, SYMM_SLOT_ALIGN);
-    st = check_heap_sizes();
-    if (st != SYMM_OK)
-        return st;
+    check_heap_sizes();
+    symm_g.data_lo = NULL;
+    symm_g.data_len = 0;
     symm_g.heap_fd = memfd_create("symm-heap", MFD_CLOEXEC);
     if (symm_g.heap_fd < 0 || ftruncate(symm_g.heap_fd, symm_g.heap_len) != 0)
         return SYMM_ERR_SYS;
@@ -84,9 +95,8 @@ symm_status_t symm_heap_init(void)
         return SYMM_ERR_SYS;
 
     fds[0] = symm_g.heap_fd;
-    fds[1] = -1;
-    if (symm_g.params.static_data && symm_dataseg_share(&fds[1], &data_lo, &data_len) != SYMM_OK)
-        fds[1] = -1;
+    fds[1] = data_fd;
+    data_fd = -1;
     if (fds[1] < 0)
         fds[1] = symm_g.heap_fd; /* placeholder: every PE sends two descriptors */
     symm_g.reach = calloc(n, 1);
@@ -94,9 +104,12 @@ symm_status_t symm_heap_init(void)
     lens = malloc(sizeof(size_t) * n);
     if (!symm_g.reach || !all || !lens)
         goto out;
-    st = symm_g.boot->allgather(&data_len, sizeof(data_len), lens);
-    if (st == SYMM_OK)
-        st = symm_g.boot->exchange_fds(fds, 2, symm_g.win_first, symm_g.win_n, all);
+    for (int pe = 0; pe < n; pe++)
+        lens[pe] = (size_t)symm_g.cards[pe].data_len;
+    /* Across nodes the network's start meets every PE before any touches a peer's heap. */
+    st = symm_g.boot->exchange_fds(fds, 2, symm_g.win_first, symm_g.win_n, all);
+    if (st == SYMM_OK && !symm_g.net)
+        st = symm_g.boot->barrier();
     if (st != SYMM_OK)
         goto out;
     /* PEs of this node are mapped; the others are reached over the network. */

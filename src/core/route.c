@@ -373,7 +373,56 @@ static void arrived(void)
 #define NET_FIRST ((size_t)4 << 20)
 static size_t net_top; /* [0, net_top) of the user part is registered */
 
-symm_status_t symm_net_init(char *why, size_t why_len)
+/* What the core sends along in the transport's start exchange (its first allgatherv). */
+static struct {
+    const void *mine;
+    size_t len;
+    char *all;
+} rider;
+
+/* The transport's allgatherv; the first carries the rider in front of each record, which is
+ * taken out before the transport sees them. */
+static symm_status_t allgatherv(const void *in, size_t len, void **out, size_t *lens)
+{
+    const size_t k = rider.len, n = (size_t)symm_g.n_pes;
+    char *buf, *all = NULL;
+    size_t from = 0, to = 0;
+    symm_status_t st;
+
+    if (!k)
+        return symm_boot_allgatherv(symm_g.boot, in, len, out, lens);
+    rider.len = 0;
+    buf = malloc(k + len);
+    rider.all = malloc(n * k);
+    if (!buf || !rider.all) {
+        free(buf);
+        return SYMM_ERR_NOMEM;
+    }
+    memcpy(buf, rider.mine, k);
+    memcpy(buf + k, in, len);
+    st = symm_boot_allgatherv(symm_g.boot, buf, k + len, (void **)&all, lens);
+    free(buf);
+    for (size_t pe = 0; st == SYMM_OK && pe < n; pe++) {
+        if (lens[pe] < k) {
+            st = SYMM_ERR_BOOT;
+            break;
+        }
+        memcpy(rider.all + pe * k, all + from, k);
+        memmove(all + to, all + from + k, lens[pe] - k);
+        from += lens[pe];
+        lens[pe] -= k;
+        to += lens[pe];
+    }
+    if (st != SYMM_OK) {
+        free(all);
+        return st;
+    }
+    *out = all;
+    return SYMM_OK;
+}
+
+symm_status_t symm_net_init(const void *mine, size_t len, void **riders, char *why,
+                            size_t why_len)
 {
     size_t first = symm_g.internal_off < NET_FIRST ? symm_g.internal_off : NET_FIRST;
     symm_tl_range_t reg[] = {
@@ -386,8 +435,12 @@ symm_status_t symm_net_init(char *why, size_t why_len)
     symm_tl_env_t env;
     symm_status_t st;
 
+    *riders = NULL;
     if (!symm_g.net)
         return SYMM_OK;
+    rider.mine = mine;
+    rider.len = len;
+    rider.all = NULL;
     net = calloc(symm_g.n_pes, 1);
     if (!net)
         return SYMM_ERR_NOMEM;
@@ -404,7 +457,7 @@ symm_status_t symm_net_init(char *why, size_t why_len)
         .len = {symm_g.heap_len, symm_g.data_len},
         .reg = reg,
         .nreg = (int)(sizeof(reg) / sizeof(reg[0])),
-        .allgather = symm_g.boot->allgather,
+        .allgatherv = allgatherv,
         .fatal = tl_fatal,
         .info = symm_info,
         .arrived = arrived,
@@ -413,8 +466,19 @@ symm_status_t symm_net_init(char *why, size_t why_len)
     };
     st = symm_tl_net->init(&env, why, why_len);
     free(net);
+    rider.len = 0;
     if (st == SYMM_OK)
         net_top = first;
+    if (st == SYMM_OK && len && !rider.all) {
+        snprintf(why, why_len, "the network transport made no start exchange");
+        st = SYMM_ERR_BOOT;
+    }
+    if (st != SYMM_OK) {
+        free(rider.all);
+        rider.all = NULL;
+    }
+    *riders = rider.all;
+    rider.all = NULL;
     return st;
 }
 

@@ -280,6 +280,13 @@ SYMM_INLINE int symm_team_pe(const symm_team_t *t, int idx)
     return t->start + idx * t->stride;
 }
 
+/* What a PE tells every other at start, in the bootstrap's first exchange. */
+typedef struct symm_card {
+    uint64_t heap_len; /* its heap: user part and internal part */
+    uint64_t data_len; /* its shared data segment, 0: none */
+    uint64_t cpus[16]; /* the CPUs it may run on (a cpu_set_t) */
+} symm_card_t;
+
 typedef struct symm_state {
     int initialized;           /* 1 between shmem_init and shmem_finalize */
     int finalized;
@@ -298,6 +305,7 @@ typedef struct symm_state {
     int win_n;                 /* the window reaches them (win_n 0 before start, after the end) */
     char host[64];
     const symm_boot_ops_t *boot;
+    symm_card_t *cards;        /* every PE's, from the bootstrap's start until the heap is up */
     symm_params_t params;
 
     /* Heap window. */
@@ -454,7 +462,11 @@ size_t symm_peer_note_max(void);
 /* Nodes from the settings (SYMM_NODES); before the teams. */
 void symm_nodes_init(void);
 /* Starts the network transport when PEs of other nodes exist; after the heap. */
-symm_status_t symm_net_init(char *why, size_t why_len);
+/* Starts the network transport where the job has several nodes. `rider` (`len` bytes, may
+ * be 0) travels in the transport's start exchange; *riders receives every PE's, back to back
+ * in rank order (malloc'd; NULL where there is no network or no rider). */
+symm_status_t symm_net_init(const void *rider, size_t len, void **riders, char *why,
+                            size_t why_len);
 void symm_net_fini(void);
 /* Serves what other nodes sent to this PE (waits call it); 0 when nothing happened. */
 int symm_net_progress_slow(void);
@@ -477,6 +489,8 @@ void symm_init(const char *call, int requested);
 void symm_finalize(void);
 
 /* ---- Heap (heap.c) ---------------------------------------------------------------------- */
+/* Before the bootstrap: sizes the heap, shares the data segment, fills the card's part. */
+void symm_heap_card(symm_card_t *card);
 symm_status_t symm_heap_init(void);
 void symm_heap_fini(void);
 /* Backs [from, to) of the heap on this PE (peers 0, before an allocation's barrier) or maps
@@ -518,6 +532,8 @@ void symm_team_barrier(symm_team_t *t);
 /* Wakes the team's members on this node (but this PE) that may sleep waiting on w, a word of
  * this PE's that they read through the window. */
 void symm_team_wake_node(symm_team_t *t, _Atomic uint32_t *w);
+/* Before the bootstrap: the card's CPUs. */
+void symm_wait_card(symm_card_t *card);
 void symm_wait_init(void);
 /* Where a pointer into this process's windows points: (PE, symmetric offset); offsets in the
  * data segment carry SYMM_DATA_OFF. pe -1 when it is in neither. */

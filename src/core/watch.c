@@ -336,22 +336,17 @@ static void *watch_main(void *arg)
     }
 }
 
-void symm_watch_start(void)
+size_t symm_watch_card(void *card, size_t cap)
 {
     card_t mine = {.token = 0};
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
     socklen_t alen = sizeof(a);
     const char *name = getenv("SYMM_HOST_NAME");
-    int first, count, next;
     struct timespec t;
-    symm_status_t st;
 
-    if (symm_g.params.net_timeout <= 0 || symm_g.params.nodes > 1 || hosts_in_job() < 2)
-        return;
-    W.timeout_s = (int)symm_g.params.net_timeout;
-    W.cards = calloc((size_t)symm_g.n_pes, sizeof(card_t));
-    if (!W.cards)
-        symm_fatal("shmem_init: out of memory for the host watch of %d PEs", symm_g.n_pes);
+    if (symm_g.params.net_timeout <= 0 || symm_g.params.nodes > 1 || hosts_in_job() < 2 ||
+        cap < sizeof(mine))
+        return 0;
     snprintf(mine.host, sizeof(mine.host), "%s", name && *name ? name : symm_g.host);
     clock_gettime(CLOCK_REALTIME, &t);
     mine.token = ((uint64_t)t.tv_nsec << 32) ^ (uint64_t)t.tv_sec ^ ((uint64_t)getpid() << 16) ^
@@ -364,9 +359,21 @@ void symm_watch_start(void)
         symm_fatal("shmem_init: cannot open the host watch's socket: %s", strerror(errno));
     mine.port = a.sin_port;
     own_addrs(&mine);
-    st = symm_g.boot->allgather(&mine, sizeof(mine), W.cards);
-    if (st != SYMM_OK)
-        symm_fatal("shmem_init: the host watch's exchange failed: %s", symm_status_str(st));
+    memcpy(card, &mine, sizeof(mine));
+    return sizeof(mine);
+}
+
+void symm_watch_start(const void *cards)
+{
+    int first, count, next;
+
+    if (!cards)
+        return;
+    W.timeout_s = (int)symm_g.params.net_timeout;
+    W.cards = malloc((size_t)symm_g.n_pes * sizeof(card_t));
+    if (!W.cards)
+        symm_fatal("shmem_init: out of memory for the host watch of %d PEs", symm_g.n_pes);
+    memcpy(W.cards, cards, (size_t)symm_g.n_pes * sizeof(card_t));
     /* PE j of this node watches PE j mod m of the next node. */
     node_span(symm_g.my_pe, &first, &count);
     next = first + count < symm_g.n_pes ? first + count : 0;

@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "coll/coll.h"
@@ -49,29 +50,31 @@ static long cpus;
 
 /* CPUs the job's PEs share: symmrun passes the count it was given; otherwise the CPUs of all
  * the PEs' affinity masks together (a launcher such as mpirun may bind each PE to a CPU of its
- * own: two PEs bound to two CPUs share two). Collective. */
+ * own: two PEs bound to two CPUs share two), from the start's cards. */
 static long job_cpus(void)
 {
     const char *env = getenv("SYMM_CPUS");
-    cpu_set_t set, *all;
-    int have = sched_getaffinity(0, sizeof(set), &set) == 0;
+    cpu_set_t set, one;
 
-    if (!have)
-        CPU_ZERO(&set);
-    /* Every PE takes part, whatever it finds (the allgather is collective). */
-    if (symm_g.n_pes > 1) {
-        all = malloc((size_t)symm_g.n_pes * sizeof(*all));
-        if (!all)
-            symm_fatal("shmem_init: out of memory for %d CPU masks", symm_g.n_pes);
-        if (symm_g.boot->allgather(&set, sizeof(set), all) != SYMM_OK)
-            symm_fatal("shmem_init: the PEs could not exchange their CPU masks");
-        for (int i = 0; i < symm_g.n_pes; i++)
-            CPU_OR(&set, &set, &all[i]);
-        free(all);
+    CPU_ZERO(&set);
+    for (int i = 0; i < symm_g.n_pes; i++) {
+        memcpy(&one, symm_g.cards[i].cpus, sizeof(one));
+        CPU_OR(&set, &set, &one);
     }
     if (env && atol(env) > 0)
         return atol(env);
     return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void symm_wait_card(symm_card_t *card)
+{
+    cpu_set_t set;
+
+    _Static_assert(sizeof(set) <= sizeof(card->cpus), "a CPU set fits the card");
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        CPU_ZERO(&set);
+    memset(card->cpus, 0, sizeof(card->cpus));
+    memcpy(card->cpus, &set, sizeof(set));
 }
 
 long symm_job_cpus(void)

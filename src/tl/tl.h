@@ -68,7 +68,8 @@ typedef struct symm_tl_range {
     size_t len;
 } symm_tl_range_t;
 
-/* What the core lends a transport: the job, its bootstrap's allgather, the one error path
+/* What the core lends a transport: the job, its bootstrap's allgather of records of any
+ * length (every PE's back to back in *out, malloc'd; lens[pe] each one's), the one error path
  * (prints "call: message" as every fatal error does and ends the job), the logger's info level
  * (a line when SYMM_LOG_LEVEL is info or above), and a call for when data from a peer has
  * arrived (wakes this PE's sleeping waiters). */
@@ -83,7 +84,7 @@ typedef struct symm_tl_env {
     size_t len[SYMM_SEGS];
     const symm_tl_range_t *reg; /* what init registers, nreg parts, alike on every PE (a part */
     int nreg;                   /* of length 0: this PE has nothing there) */
-    symm_status_t (*allgather)(const void *in, size_t len, void *out);
+    symm_status_t (*allgatherv)(const void *in, size_t len, void **out, size_t *lens);
     __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
     __attribute__((format(printf, 1, 2))) void (*info)(const char *fmt, ...);
     void (*arrived)(void);

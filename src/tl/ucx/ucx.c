@@ -587,74 +587,100 @@ static symm_status_t keep_keys(int i, const void *const *keys, const size_t *len
     return SYMM_OK;
 }
 
-/* Registers the parts init names, then gathers what every PE's peers need of it in two
- * allgathers (each one a fence of the bootstrap, the costly part of a start across hosts): the
- * fixed part (its segments' addresses, the lengths of its target worker's address and of its
- * keys), then those bytes, each padded to the longest any PE has. */
+/* Word i of a record's head (records lie back to back, at any alignment). */
+static uint64_t head_word(const char *rec, int i)
+{
+    uint64_t w;
+
+    memcpy(&w, rec + (size_t)i * sizeof(w), sizeof(w));
+    return w;
+}
+
+/* Registers the parts init names, then gathers what every PE's peers need of it in one
+ * allgather of records of any length (a fence of the bootstrap, the costly part of a start
+ * across hosts): its segments' addresses, the lengths of its target worker's address and of
+ * its keys, then those bytes. */
 static symm_status_t exchange(void)
 {
     const int n = U.env.size, m = U.env.nreg, words = SYMM_SEGS + 1 + m;
+    const size_t head = (size_t)words * sizeof(uint64_t);
     void **packed = calloc(m, sizeof(*packed));
-    size_t *plen = calloc(m, sizeof(*plen)), *lens = malloc((size_t)n * m * sizeof(*lens));
-    uint64_t *head = calloc(words, sizeof(*head));
-    uint64_t *heads = malloc((size_t)n * words * sizeof(*heads));
+    size_t *plen = calloc(m, sizeof(*plen)), *rlen = malloc(n * sizeof(*rlen));
+    const char **recs = malloc(n * sizeof(*recs));
     const void **kp = malloc(n * sizeof(*kp));
     size_t *kl = malloc(n * sizeof(*kl));
-    size_t alen = 0, amax = 1, kmax = 1, rec;
+    size_t alen = 0, amax = 1, rec, at;
     ucp_address_t *a = NULL;
     char *buf = NULL, *all = NULL;
     symm_status_t st = SYMM_ERR_NOMEM;
 
     U.base = malloc((size_t)n * SYMM_SEGS * sizeof(*U.base));
-    if (!packed || !plen || !lens || !head || !heads || !kp || !kl || !U.base)
+    if (!packed || !plen || !rlen || !recs || !kp || !kl || !U.base)
         goto out;
     st = SYMM_ERR_SYS;
     if (F.ucp_worker_get_address(U.target.w, &a, &alen) != UCS_OK) {
         a = NULL;
         goto out;
     }
-    for (int i = 0; i < m; i++)
+    rec = head + alen;
+    for (int i = 0; i < m; i++) {
         if (map(i, &U.env.reg[i], &packed[i], &plen[i]) != UCS_OK)
             goto out;
+        rec += plen[i];
+    }
+    st = SYMM_ERR_NOMEM;
+    buf = malloc(rec);
+    if (!buf)
+        goto out;
     for (int s = 0; s < SYMM_SEGS; s++)
-        head[s] = U.env.len[s] ? (uintptr_t)U.env.base[s] : 0;
-    head[SYMM_SEGS] = alen;
-    for (int i = 0; i < m; i++)
-        head[SYMM_SEGS + 1 + i] = plen[i];
-    st = U.env.allgather(head, (size_t)words * sizeof(*head), heads);
+        ((uint64_t *)(void *)buf)[s] = U.env.len[s] ? (uintptr_t)U.env.base[s] : 0;
+    ((uint64_t *)(void *)buf)[SYMM_SEGS] = alen;
+    memcpy(buf + head, a, alen);
+    at = head + alen;
+    for (int i = 0; i < m; i++) {
+        ((uint64_t *)(void *)buf)[SYMM_SEGS + 1 + i] = plen[i];
+        if (packed[i])
+            memcpy(buf + at, packed[i], plen[i]);
+        at += plen[i];
+    }
+    st = U.env.allgatherv(buf, rec, (void **)&all, rlen);
     if (st != SYMM_OK)
         goto out;
+    /* Each record: its head, then as many bytes as the head says. */
+    at = 0;
     for (int pe = 0; pe < n; pe++) {
-        const uint64_t *h = heads + (size_t)pe * words;
+        uint64_t h[SYMM_SEGS + 1] = {0}, want = head;
 
+        recs[pe] = all + at;
+        if (rlen[pe] >= head) {
+            memcpy(h, recs[pe], sizeof(h));
+            want += h[SYMM_SEGS];
+            for (int i = 0; i < m; i++)
+                want += head_word(recs[pe], SYMM_SEGS + 1 + i);
+        }
+        if (rlen[pe] < head || rlen[pe] != want)
+            U.env.fatal("shmem_init: pe %d's UCX record has %zu bytes; its head says %llu", pe,
+                        rlen[pe], (unsigned long long)want);
         memcpy(U.base + (size_t)pe * SYMM_SEGS, h, SYMM_SEGS * sizeof(*h));
         amax = h[SYMM_SEGS] > amax ? h[SYMM_SEGS] : amax;
-        for (int i = 0; i < m; i++) {
-            lens[(size_t)pe * m + i] = h[SYMM_SEGS + 1 + i];
-            kmax = h[SYMM_SEGS + 1 + i] > kmax ? h[SYMM_SEGS + 1 + i] : kmax;
-        }
+        at += rlen[pe];
     }
-    rec = amax + (size_t)m * kmax;
-    buf = calloc(1, rec);
-    all = malloc((size_t)n * rec);
-    U.addrs = malloc((size_t)n * amax);
     st = SYMM_ERR_NOMEM;
-    if (!buf || !all || !U.addrs)
-        goto out;
-    memcpy(buf, a, alen);
-    for (int i = 0; i < m; i++)
-        if (packed[i])
-            memcpy(buf + amax + (size_t)i * kmax, packed[i], plen[i]);
-    st = U.env.allgather(buf, rec, all);
-    if (st != SYMM_OK)
+    U.addrs = calloc((size_t)n, amax);
+    if (!U.addrs)
         goto out;
     U.addr_len = amax;
     for (int pe = 0; pe < n; pe++)
-        memcpy(U.addrs + (size_t)pe * amax, all + (size_t)pe * rec, amax);
+        memcpy(U.addrs + (size_t)pe * amax, recs[pe] + head, head_word(recs[pe], SYMM_SEGS));
+    st = SYMM_OK;
     for (int i = 0; st == SYMM_OK && i < m; i++) {
         for (int pe = 0; pe < n; pe++) {
-            kp[pe] = all + (size_t)pe * rec + amax + (size_t)i * kmax;
-            kl[pe] = lens[(size_t)pe * m + i];
+            size_t o = head + head_word(recs[pe], SYMM_SEGS);
+
+            for (int j = 0; j < i; j++)
+                o += head_word(recs[pe], SYMM_SEGS + 1 + j);
+            kp[pe] = recs[pe] + o;
+            kl[pe] = head_word(recs[pe], SYMM_SEGS + 1 + i);
         }
         st = keep_keys(i, kp, kl);
     }
@@ -668,9 +694,8 @@ out:
             F.ucp_rkey_buffer_release(packed[i]);
     free(packed);
     free(plen);
-    free(lens);
-    free(head);
-    free(heads);
+    free(rlen);
+    free(recs);
     free(kp);
     free(kl);
     free(buf);
