@@ -2,9 +2,9 @@
 # Copyright (c) 2026 The symm authors
 """libsymm through ctypes: where it is found, and the prototypes of the routines used here.
 
-The library is SYMM_LIB when that is set, else libsymm.so of a build/ folder at the top of the
-source tree this package lies in, else libsymm.so.0 from the loader's search path (an installed
-symm)."""
+The library is SYMM_LIB when that is set, else the one an installed wheel carries (symm/lib),
+else libsymm.so of a build/ folder at the top of the source tree this package lies in, else
+libsymm.so.0 from the loader's search path (an installed Debian package)."""
 
 import ctypes
 import os
@@ -104,8 +104,8 @@ _PROTOS = {
     "shmemx_signal_op_on_stream": (None, [_P, _c.c_uint64, _c.c_int, _c.c_int, _P]),
     "shmemx_quiet_on_stream": (None, [_P]),
     "shmemx_sync_all_on_stream": (None, [_P]),
-    "shmemx_barrier_on_stream": (None, [_P, _P]),
-    "shmemx_team_sync_on_stream": (None, [_P, _P]),
+    "shmemx_barrier_on_stream": (_c.c_int, [_P, _P]),
+    "shmemx_team_sync_on_stream": (_c.c_int, [_P, _P]),
     "shmemx_alltoallmem_on_stream": (_c.c_int, [_P, _P, _P, _c.c_size_t, _P]),
     "shmemx_fcollectmem_on_stream": (_c.c_int, [_P, _P, _P, _c.c_size_t, _P]),
     "shmemx_broadcastmem_on_stream": (_c.c_int, [_P, _P, _P, _c.c_size_t, _c.c_int, _P]),
