@@ -52,7 +52,7 @@ void symm_init(const char *call, int requested)
     gethostname(symm_g.host, sizeof(symm_g.host) - 1);
     symm_heap_card(&card);
     symm_wait_card(&card);
-    st = symm_boot_init(&card, sizeof(card), &cards, &symm_g.boot);
+    st = symm_boot_init(&card, sizeof(card), symm_net_open, &cards, &symm_g.boot);
     if (st != SYMM_OK)
         symm_fatal("%s: cannot start the bootstrap: %s", call, symm_status_str(st));
     symm_g.cards = cards;

@@ -103,8 +103,8 @@ static symm_status_t start(const char *name, const symm_boot_ops_t **out)
     return SYMM_ERR_INVALID;
 }
 
-symm_status_t symm_boot_init(const void *card, size_t len, void **cards,
-                             const symm_boot_ops_t **out)
+symm_status_t symm_boot_init(const void *card, size_t len, void (*spans_hosts)(void),
+                             void **cards, const symm_boot_ops_t **out)
 {
     const char *name = getenv("SYMM_BOOT");
     symm_status_t st;
@@ -132,7 +132,7 @@ symm_status_t symm_boot_init(const void *card, size_t len, void **cards,
             }
         }
     }
-    symm_boot_cards = (symm_boot_cards_t){.mine = card, .len = len};
+    symm_boot_cards = (symm_boot_cards_t){.mine = card, .len = len, .spans_hosts = spans_hosts};
     st = start(name, out);
     *cards = symm_boot_cards.all;
     symm_boot_cards.all = NULL;

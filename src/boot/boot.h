@@ -46,9 +46,12 @@ typedef struct symm_boot_ops {
  * On success *out points to the ops of the chosen bootstrap. `card` (`len` bytes) is what
  * this PE tells every other at start; *cards receives every rank's, in rank order (malloc'd,
  * the caller frees it). The cards travel in the bootstrap's first exchange, so that a start
- * across hosts pays one fence for all of them. */
-symm_status_t symm_boot_init(const void *card, size_t len, void **cards,
-                             const symm_boot_ops_t **out);
+ * across hosts pays one fence for all of them. `spans_hosts` (may be NULL) is called before
+ * that exchange where the bootstrap knows by then that the job's PEs run on several hosts:
+ * the caller starts there what the network needs and nothing of the other PEs, while the
+ * job's last PEs are still starting. */
+symm_status_t symm_boot_init(const void *card, size_t len, void (*spans_hosts)(void),
+                             void **cards, const symm_boot_ops_t **out);
 
 /* The card of this start and, once gathered, every rank's: symm_boot_init sets `mine` and
  * `len`; a bootstrap whose start gathers who runs where (fdx.h) fills `all` in the same
@@ -57,6 +60,7 @@ typedef struct symm_boot_cards {
     const void *mine;
     size_t len;
     void *all;
+    void (*spans_hosts)(void);
 } symm_boot_cards_t;
 extern symm_boot_cards_t symm_boot_cards;
 

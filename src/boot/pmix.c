@@ -196,6 +196,15 @@ symm_status_t symm_boot_pmix_init(const symm_boot_ops_t **out)
                         pmix_ops.size);
         pmix_abort(1, "symm: a rank outside the job");
     }
+    /* The launcher knows how many of the job's processes run on this host: where that is not
+     * all, the job spans hosts, known before the first fence. */
+    rc = PMIx_Get(&wild, PMIX_LOCAL_SIZE, NULL, 0, &v);
+    if (rc == PMIX_SUCCESS) {
+        if (v->type == PMIX_UINT32 && (int)v->data.uint32 < pmix_ops.size &&
+            symm_boot_cards.spans_hosts)
+            symm_boot_cards.spans_hosts();
+        PMIX_VALUE_RELEASE(v);
+    }
     /* The job's key: its namespace, hashed (it may be longer than a socket name). */
     fdx.key = 1469598103934665603ull;
     for (const char *p = me.nspace; *p; p++)

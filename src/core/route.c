@@ -421,6 +421,11 @@ static symm_status_t allgatherv(const void *in, size_t len, void **out, size_t *
     return SYMM_OK;
 }
 
+void symm_net_open(void)
+{
+    symm_tl_net->open(symm_g.params.ucx_lib);
+}
+
 symm_status_t symm_net_init(const void *mine, size_t len, void **riders, char *why,
                             size_t why_len)
 {

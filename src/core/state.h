@@ -468,6 +468,10 @@ void symm_nodes_init(void);
 symm_status_t symm_net_init(const void *rider, size_t len, void **riders, char *why,
                             size_t why_len);
 void symm_net_fini(void);
+/* Starts what the network transport needs of this PE alone (symm_tl_ops_t.open), before the
+ * bootstrap's first exchange where the job is known to span hosts; symm_net_init does the
+ * rest, or all of it where this was not called. */
+void symm_net_open(void);
 /* Serves what other nodes sent to this PE (waits call it); 0 when nothing happened. */
 int symm_net_progress_slow(void);
 SYMM_INLINE int symm_net_progress(void)

@@ -105,6 +105,11 @@ typedef struct symm_tl_ops {
      * env->reg names and exchanges their keys. On failure `why` says what is missing or
      * wrong. */
     symm_status_t (*init)(const symm_tl_env_t *env, char *why, size_t why_len);
+    /* What needs nothing of the job (the library `lib` loaded, a context and worker made),
+     * done early where the bootstrap knows the job spans hosts before its first exchange, so
+     * that it overlaps the wait for the job's last PE; init does whatever was not done. A
+     * failure leaves it to init, which reports it. */
+    symm_status_t (*open)(const char *lib);
     void (*fini)(void);
     /* A new extent: registers r of this PE's segment and packs its key into key (key_cap
      * bytes; *key_len its length). It stays pending, unused, until extent_keys hands in every

@@ -35,7 +35,13 @@
 #include "../harness.h"
 
 static const symm_boot_ops_t *boot;
-static int me = -1, npes;
+static int me = -1, npes, spanned;
+
+/* symm_boot_init's note that the job spans hosts. */
+static void spans_hosts(void)
+{
+    spanned++;
+}
 
 static void start(void)
 {
@@ -45,7 +51,7 @@ static void start(void)
     char *cards;
 
     snprintf(card, sizeof(card), "p%011d", (int)getpid());
-    if (symm_boot_init(card, sizeof(card), (void **)&cards, &boot)) {
+    if (symm_boot_init(card, sizeof(card), spans_hosts, (void **)&cards, &boot)) {
         fprintf(stderr, "boot_check: symm_boot_init failed\n");
         exit(1);
     }
@@ -59,6 +65,12 @@ static void start(void)
     for (int r = 0; r < npes; r++)
         REQUIRE(cards[(size_t)r * sizeof(card)] == 'p', "rank %d's card is missing", r);
     free(cards);
+    /* Called at most once, and never for a job on one host. */
+    int hosts = 0;
+    for (int r = 0; r < npes; r++)
+        hosts = boot->host && boot->host[r] + 1 > hosts ? boot->host[r] + 1 : hosts;
+    REQUIRE(spanned <= 1 && (hosts > 1 || !spanned), "spans_hosts called %d times on %d hosts",
+            spanned, hosts);
 }
 
 static uint8_t pattern(int rank, int round, size_t i)
@@ -309,7 +321,7 @@ static int spawn_orphan(void)
         TEST_WAIT(getppid() != mid, "the orphan's parent to exit");
         void *cards;
 
-        ok = symm_boot_init(NULL, 0, &cards, &boot) == 0;
+        ok = symm_boot_init(NULL, 0, NULL, &cards, &boot) == 0;
         _exit(write(p[1], &ok, 1) == 1 ? 0 : 1);
     }
     close(p[1]);
@@ -364,7 +376,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "--plain"))
         return atoi(arg);
     if (!strcmp(mode, "--init-only"))
-        return symm_boot_init(NULL, 0, (void **)&mode, &boot) ? 3 : 0;
+        return symm_boot_init(NULL, 0, NULL, (void **)&mode, &boot) ? 3 : 0;
     if (!strcmp(mode, "--intruders"))
         return intruders(argv[0]);
     fprintf(stderr, "boot_check: unknown mode '%s'\n", mode);

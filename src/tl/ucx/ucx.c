@@ -168,24 +168,27 @@ static inline void active(void)
     atomic_fetch_add_explicit(&U.activity, 1, memory_order_relaxed);
 }
 
-static symm_status_t load(char *why, size_t why_len)
+static symm_status_t load(const char *lib, char *why, size_t why_len)
 {
-    U.lib = dlopen(U.env.lib, RTLD_NOW | RTLD_GLOBAL);
-    if (!U.lib) {
+    /* U.lib is set once every routine is found: a failed load is tried again. */
+    void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+
+    if (!h) {
         snprintf(why, why_len, "PEs on other nodes need UCX, and %s cannot be loaded (%s); "
-                 "install UCX (Debian: libucx0) or name its libucp in SYMM_UCX_LIB", U.env.lib,
+                 "install UCX (Debian: libucx0) or name its libucp in SYMM_UCX_LIB", lib,
                  dlerror());
         return SYMM_ERR_UNSUPPORTED;
     }
 #define RESOLVE(name)                                                                              \
-    *(void **)&F.name = dlsym(U.lib, #name);                                                       \
+    *(void **)&F.name = dlsym(h, #name);                                                           \
     if (!F.name) {                                                                                 \
         snprintf(why, why_len, "the UCX found (%s) lacks %s: UCX 1.10 or later needed",            \
-                 U.env.lib, #name);                                                                \
+                 lib, #name);                                                                      \
         return SYMM_ERR_UNSUPPORTED;                                                               \
     }
     UCX_FNS(RESOLVE)
 #undef RESOLVE
+    U.lib = h;
     return SYMM_OK;
 }
 
@@ -703,18 +706,54 @@ out:
     return st;
 }
 
-static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_len)
+/* UCX loaded, its context and the target worker made: nothing of the job needed. */
+static symm_status_t start(const char *lib, char *why, size_t why_len)
 {
     ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
                        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                                   UCP_FEATURE_WAKEUP,
+                                   UCP_FEATURE_WAKEUP | UCP_FEATURE_AM,
                        .mt_workers_shared = 1};
     ucp_config_t *cfg;
     ucs_status_t us;
     symm_status_t st;
 
+    if (U.target.w)
+        return SYMM_OK;
+    if (!U.lib) {
+        st = load(lib, why, why_len);
+        if (st != SYMM_OK)
+            return st;
+    }
+    if (!U.ctx) {
+        us = F.ucp_config_read(NULL, NULL, &cfg);
+        if (us == UCS_OK) {
+            us = F.ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &pp, cfg, &U.ctx);
+            F.ucp_config_release(cfg);
+        }
+        if (us != UCS_OK) {
+            U.ctx = NULL;
+            snprintf(why, why_len, "UCX did not start: %s", status_str(us));
+            return SYMM_ERR_SYS;
+        }
+    }
+    st = worker_open(&U.target, UCS_THREAD_MODE_MULTI);
+    if (st != SYMM_OK)
+        U.target.w = NULL;
+    return st;
+}
+
+static symm_status_t ucx_open(const char *lib)
+{
+    char why[256];
+
+    return start(lib, why, sizeof(why));
+}
+
+static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_len)
+{
+    symm_status_t st;
+
     U.env = *env;
-    pp.features |= UCP_FEATURE_AM;
     /* The caller's table lives only for the call. */
     U.net = malloc(env->size);
     if (!U.net)
@@ -724,21 +763,10 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
     U.peer = calloc(env->size, 1);
     if (!U.peer)
         return SYMM_ERR_NOMEM;
-    st = load(why, why_len);
+    st = start(env->lib, why, why_len);
     if (st != SYMM_OK)
         return st;
-    us = F.ucp_config_read(NULL, NULL, &cfg);
-    if (us == UCS_OK) {
-        us = F.ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &pp, cfg, &U.ctx);
-        F.ucp_config_release(cfg);
-    }
-    if (us != UCS_OK) {
-        snprintf(why, why_len, "UCX did not start: %s", status_str(us));
-        return SYMM_ERR_SYS;
-    }
-    st = worker_open(&U.target, UCS_THREAD_MODE_MULTI);
-    if (st == SYMM_OK)
-        st = flag_handler();
+    st = flag_handler();
     if (st == SYMM_OK)
         st = exchange();
     U.env.reg = NULL; /* the caller's parts, too, live only for the call */
@@ -1231,6 +1259,7 @@ static void ucx_am_send(void **chan, const char *call, int pe, unsigned id, cons
 static const symm_tl_ops_t ucx_ops = {
     .name = "ucx",
     .init = ucx_init,
+    .open = ucx_open,
     .fini = ucx_fini,
     .extent_reg = ucx_extent_reg,
     .extent_keys = ucx_extent_keys,
