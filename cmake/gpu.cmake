@@ -24,13 +24,14 @@ add_custom_command(OUTPUT ${SYMM_GPU_FATBIN}
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/kernels.cu ${SYMM_GPU_DEVICE_HEADERS}
           ${CMAKE_CURRENT_SOURCE_DIR}/include/shmem.h
           ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/types.def
+          ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/gen/type_table.h
   COMMENT "Building the library's GPU kernels (sm_${SYMM_CUDA_ARCH} + PTX)"
   VERBATIM)
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/fatbin.c.in ${SYMM_GPU_FATBIN_C} @ONLY)
 set_source_files_properties(${SYMM_GPU_FATBIN_C} PROPERTIES OBJECT_DEPENDS ${SYMM_GPU_FATBIN})
 
 set(SYMM_GPU_HOST_SOURCES src/tl/cuda/driver.c src/tl/cuda/cuda.c src/tl/proxy/proxy.c
-  src/core/gpu.c src/core/devheap.c src/coll/devheap.c src/coll/stream.c src/api/stream.c
+  src/core/gpu.c src/core/devheap.c src/coll/devalloc.c src/coll/on_stream.c src/api/stream.c
   src/api/register.c)
 set_source_files_properties(${SYMM_GPU_HOST_SOURCES} PROPERTIES
   INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")

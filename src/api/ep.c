@@ -15,8 +15,8 @@
 #include <inttypes.h>
 
 #include "coll/coll.h"
-#include "coll/gpu.h"
-#include "core/state.h"
+#include "coll/gpu_coll.h"
+#include "core/core.h"
 #include "shmemx.h"
 #include "symm/ep.h"
 

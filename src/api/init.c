@@ -10,9 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/api.h"
+#include "coll/coll.h"
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 #include "core/watch.h"
+#include "sync/sync.h"
 #include "symm/config.h"
 
 static void at_exit(void)

@@ -3,19 +3,18 @@
 /*
  * Remote memory access: the typed, sized and mem shells of put, get, p, g, iput, iget and the
  * non-blocking forms, put with signal, and Sandia OpenSHMEM's block-strided ibput and ibget and
- * its names of the signal calls. Every shell is one line over a size-only body (the funnel);
- * the context and non-context names come from one expansion. To a load/store peer a put is a
- * memcpy into the peer's slot of the window and completes when the call returns, so the _nbi
- * forms share the blocking bodies.
+ * its names of the signal calls. Every shell is one line over a size-only body (the funnel),
+ * in a context and a plain form; cmake/gen_api.c writes the typed and sized ones into
+ * gen/typed_rma.c, included at the end. To a load/store peer a put is a memcpy into the peer's
+ * slot of the window and completes when the call returns, so the _nbi forms share the blocking
+ * bodies.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 #include "tl/tl.h"
-
-#define UNPAREN(...) __VA_ARGS__
 
 /* Bytes of nelems elements of size bytes, or fatal on overflow. */
 SYMM_INLINE size_t span(const char *call, size_t nelems, size_t size)
@@ -203,126 +202,6 @@ SYMM_INLINE void ibget_body(shmem_ctx_t ctx, const char *call, void *target, con
     blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, 0);
 }
 
-/* One body, two public names: P_ctx_NAME(ctx, ...) and P_NAME(...), P shmem or shmemx. */
-#define PAIR_OF(P, NAME, PARAMS, BODY, ARGS)                                                    \
-    SYMM_EXPORT void P##_ctx_##NAME(shmem_ctx_t ctx, UNPAREN PARAMS)                            \
-    {                                                                                           \
-        BODY(ctx, #P "_ctx_" #NAME, UNPAREN ARGS);                                              \
-    }                                                                                           \
-    SYMM_EXPORT void P##_##NAME(UNPAREN PARAMS)                                                 \
-    {                                                                                           \
-        BODY(SHMEM_CTX_DEFAULT, #P "_" #NAME, UNPAREN ARGS);                                    \
-    }
-#define PAIR(NAME, PARAMS, BODY, ARGS) PAIR_OF(shmem, NAME, PARAMS, BODY, ARGS)
-
-#define CONTIG(NAME, T, SIZE)                                                                   \
-    PAIR(NAME##put, (T * dest, const T *source, size_t nelems, int pe), put_body,               \
-         (dest, source, nelems, SIZE, pe))                                                      \
-    PAIR(NAME##get, (T * dest, const T *source, size_t nelems, int pe), get_body,               \
-         (dest, source, nelems, SIZE, pe))                                                      \
-    PAIR(NAME##put_nbi, (T * dest, const T *source, size_t nelems, int pe), put_nbi_body,       \
-         (dest, source, nelems, SIZE, pe))                                                      \
-    PAIR(NAME##get_nbi, (T * dest, const T *source, size_t nelems, int pe), get_nbi_body,       \
-         (dest, source, nelems, SIZE, pe))
-
-#define STRIDED(NAME, T, SIZE)                                                                  \
-    PAIR(NAME##iput,                                                                            \
-         (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),      \
-         iput_body, (dest, source, dst, sst, nelems, SIZE, pe))                                 \
-    PAIR(NAME##iget,                                                                            \
-         (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),      \
-         iget_body, (dest, source, dst, sst, nelems, SIZE, pe))
-
-/* Single elements: a store or a load through the window. */
-#define SINGLE_PUT(CTX, CALL, T, dest, value, pe)                                               \
-    do {                                                                                        \
-        T *q_ = (T *)symm_xlate_fast(dest, sizeof(T), pe);                                      \
-        if (SYMM_LIKELY(q_ != NULL)) {                                                          \
-            *q_ = value;                                                                        \
-            symm_wake_hint(pe, q_, sizeof(T));                                                  \
-        } else {                                                                                \
-            symm_rma_slow(CTX, CALL, dest, &value, sizeof(T), pe, SYMM_PUT);                    \
-        }                                                                                       \
-    } while (0)
-#define SINGLE_GET(CTX, CALL, T, source, pe)                                                    \
-    do {                                                                                        \
-        const T *q_ = (const T *)symm_xlate_fast(source, sizeof(T), pe);                        \
-        if (SYMM_LIKELY(q_ != NULL))                                                            \
-            return *q_;                                                                         \
-        T v_;                                                                                   \
-        symm_rma_slow(CTX, CALL, &v_, source, sizeof(T), pe, SYMM_GET);                         \
-        return v_;                                                                              \
-    } while (0)
-
-#define SINGLE(NAME, T)                                                                         \
-    SYMM_EXPORT void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T *dest, T value, int pe)            \
-    {                                                                                           \
-        if (symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_p"))                                          \
-            SINGLE_PUT(ctx, "shmem_ctx_" #NAME "_p", T, dest, value,                            \
-                       symm_ctx_pe(ctx, pe, "shmem_ctx_" #NAME "_p"));                          \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME##_p(T *dest, T value, int pe)                                 \
-    {                                                                                           \
-        SINGLE_PUT(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_p", T, dest, value, pe);                 \
-    }                                                                                           \
-    SYMM_EXPORT T shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const T *source, int pe)                \
-    {                                                                                           \
-        if (!symm_ctx_ok(ctx, "shmem_ctx_" #NAME "_g"))                                         \
-            return (T)0;                                                                        \
-        SINGLE_GET(ctx, "shmem_ctx_" #NAME "_g", T, source,                                     \
-                   symm_ctx_pe(ctx, pe, "shmem_ctx_" #NAME "_g"));                              \
-    }                                                                                           \
-    SYMM_EXPORT T shmem_##NAME##_g(const T *source, int pe)                                     \
-    {                                                                                           \
-        SINGLE_GET(SHMEM_CTX_DEFAULT, "shmem_" #NAME "_g", T, source, pe);                      \
-    }
-
-/* shmemx_PUT and shmemx_GET (with shmemx_ctx_ forms): Sandia OpenSHMEM's block-strided
- * names. */
-#define BLOCKED(PUT, GET, T, SIZE)                                                              \
-    PAIR_OF(shmemx, PUT,                                                                        \
-            (T * target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,           \
-             size_t nblocks, int pe),                                                           \
-            ibput_body, (target, source, tst, sst, bsize, nblocks, SIZE, pe))                   \
-    PAIR_OF(shmemx, GET,                                                                        \
-            (T * target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,           \
-             size_t nblocks, int pe),                                                           \
-            ibget_body, (target, source, tst, sst, bsize, nblocks, SIZE, pe))
-
-#define TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)               \
-    SYMM_IF_##RMA(CONTIG(NAME##_, T, sizeof(T)) STRIDED(NAME##_, T, sizeof(T)) SINGLE(NAME, T)  \
-                      BLOCKED(NAME##_ibput, NAME##_ibget, T, sizeof(T)))
-SYMM_TYPES(TYPED, _)
-
-/* putSIZE, getSIZE, putSIZE_nbi, getSIZE_nbi, iputSIZE, igetSIZE */
-#define SIZED_ONE(BITS)                                                                          \
-    PAIR(put##BITS, (void *dest, const void *source, size_t nelems, int pe), put_body,           \
-         (dest, source, nelems, BITS / 8, pe))                                                   \
-    PAIR(get##BITS, (void *dest, const void *source, size_t nelems, int pe), get_body,           \
-         (dest, source, nelems, BITS / 8, pe))                                                   \
-    PAIR(put##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), put_nbi_body, \
-         (dest, source, nelems, BITS / 8, pe))                                                   \
-    PAIR(get##BITS##_nbi, (void *dest, const void *source, size_t nelems, int pe), get_nbi_body, \
-         (dest, source, nelems, BITS / 8, pe))                                                   \
-    PAIR(iput##BITS,                                                                             \
-         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),  \
-         iput_body, (dest, source, dst, sst, nelems, BITS / 8, pe))                              \
-    PAIR(iget##BITS,                                                                             \
-         (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),  \
-         iget_body, (dest, source, dst, sst, nelems, BITS / 8, pe))
-SYMM_SIZES(SIZED_ONE)
-#define SIZED_BLOCKED(BITS) BLOCKED(ibput##BITS, ibget##BITS, void, BITS / 8)
-SYMM_SIZES(SIZED_BLOCKED)
-
-PAIR(putmem, (void *dest, const void *source, size_t nbytes, int pe), put_body,
-     (dest, source, nbytes, 1, pe))
-PAIR(getmem, (void *dest, const void *source, size_t nbytes, int pe), get_body,
-     (dest, source, nbytes, 1, pe))
-PAIR(putmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), put_nbi_body,
-     (dest, source, nbytes, 1, pe))
-PAIR(getmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), get_nbi_body,
-     (dest, source, nbytes, 1, pe))
-
 /* ---- Put with signal ----------------------------------------------------------------------
  * The data is copied first; the signal update is a sequentially consistent atomic after it,
  * so a PE that observes the signal observes the data. */
@@ -375,20 +254,6 @@ SYMM_INLINE void put_signal_body(shmem_ctx_t ctx, const char *call, void *dest,
     signal_update(ctx, call, sig_addr, signal, sig_op, pe);
 }
 
-#define SIGNAL_PARAMS(T)                                                                        \
-    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, \
-     int pe)
-#define SIGNAL_ARGS(SIZE) (dest, source, nelems, SIZE, sig_addr, signal, sig_op, pe)
-#define PUT_SIGNAL(NAME, T, SIZE)                                                               \
-    PAIR(NAME##_signal, SIGNAL_PARAMS(T), put_signal_body, SIGNAL_ARGS(SIZE))                   \
-    PAIR(NAME##_signal_nbi, SIGNAL_PARAMS(T), put_signal_body, SIGNAL_ARGS(SIZE))
-#define SIGNAL_TYPED(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)        \
-    SYMM_IF_##RMA(PUT_SIGNAL(NAME##_put, T, sizeof(T)))
-SYMM_TYPES(SIGNAL_TYPED, _)
-#define SIGNAL_SIZED(BITS) PUT_SIGNAL(put##BITS, void, BITS / 8)
-SYMM_SIZES(SIGNAL_SIZED)
-PUT_SIGNAL(putmem, void, 1)
-
 SYMM_INLINE void signal_op_body(shmem_ctx_t ctx, const char *call, uint64_t *sig_addr,
                                   uint64_t signal, int op, int pe)
 {
@@ -396,12 +261,99 @@ SYMM_INLINE void signal_op_body(shmem_ctx_t ctx, const char *call, uint64_t *sig
         signal_update(ctx, call, sig_addr, signal, op, symm_ctx_pe(ctx, pe, call));
 }
 
-PAIR(signal_add, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
-     (sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
-PAIR(signal_set, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
-     (sig_addr, signal, SHMEM_SIGNAL_SET, pe))
+/* ---- The shells -------------------------------------------------------------------------
+ * Each public name is a shell over one body above, in a context form (shmem_ctx_NAME) and a
+ * plain one; the typed and sized ones are generated (gen/typed_rma.c), the byte forms and the
+ * signal updates follow. */
+SYMM_EXPORT void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nbytes,
+                                  int pe)
+{
+    put_body(ctx, "shmem_ctx_putmem", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_putmem(void *dest, const void *source, size_t nbytes, int pe)
+{
+    put_body(SHMEM_CTX_DEFAULT, "shmem_putmem", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nbytes,
+                                  int pe)
+{
+    get_body(ctx, "shmem_ctx_getmem", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_getmem(void *dest, const void *source, size_t nbytes, int pe)
+{
+    get_body(SHMEM_CTX_DEFAULT, "shmem_getmem", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                      size_t nbytes, int pe)
+{
+    put_nbi_body(ctx, "shmem_ctx_putmem_nbi", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe)
+{
+    put_nbi_body(SHMEM_CTX_DEFAULT, "shmem_putmem_nbi", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                      size_t nbytes, int pe)
+{
+    get_nbi_body(ctx, "shmem_ctx_getmem_nbi", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe)
+{
+    get_nbi_body(SHMEM_CTX_DEFAULT, "shmem_getmem_nbi", dest, source, nbytes, 1, pe);
+}
+
+SYMM_EXPORT void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                      int pe)
+{
+    signal_op_body(ctx, "shmem_ctx_signal_add", sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
+}
+
+SYMM_EXPORT void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op_body(SHMEM_CTX_DEFAULT, "shmem_signal_add", sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
+}
+
+SYMM_EXPORT void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                      int pe)
+{
+    signal_op_body(ctx, "shmem_ctx_signal_set", sig_addr, signal, SHMEM_SIGNAL_SET, pe);
+}
+
+SYMM_EXPORT void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op_body(SHMEM_CTX_DEFAULT, "shmem_signal_set", sig_addr, signal, SHMEM_SIGNAL_SET, pe);
+}
+
 /* Sandia OpenSHMEM's names of the same. */
-PAIR_OF(shmemx, signal_add, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
-        (sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
-PAIR_OF(shmemx, signal_set, (uint64_t *sig_addr, uint64_t signal, int pe), signal_op_body,
-        (sig_addr, signal, SHMEM_SIGNAL_SET, pe))
+SYMM_EXPORT void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                       int pe)
+{
+    signal_op_body(ctx, "shmemx_ctx_signal_add", sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
+}
+
+SYMM_EXPORT void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op_body(SHMEM_CTX_DEFAULT, "shmemx_signal_add", sig_addr, signal, SHMEM_SIGNAL_ADD,
+                   pe);
+}
+
+SYMM_EXPORT void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                       int pe)
+{
+    signal_op_body(ctx, "shmemx_ctx_signal_set", sig_addr, signal, SHMEM_SIGNAL_SET, pe);
+}
+
+SYMM_EXPORT void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op_body(SHMEM_CTX_DEFAULT, "shmemx_signal_set", sig_addr, signal, SHMEM_SIGNAL_SET,
+                   pe);
+}
+
+#include "api/gen/typed_rma.c"

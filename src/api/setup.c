@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "coll/gpu.h"
+#include "coll/coll.h"
+#include "coll/gpu_coll.h"
+#include "api/api.h"
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 #include "core/watch.h"
 #include "shmemx.h"
 

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
+ * src/boot: the bootstraps, one file each, and what they share (proto.c, the launcher's wire
+ * protocol; fdx.c, descriptor passing between the PEs of a host). Below core, beside tl: a
+ * bootstrap calls only base; the core reaches it through the ops below.
+ *
  * Bootstrap interface: how a PE learns its rank and size and exchanges setup data with the
  * other PEs of its job before the symmetric heap exists. One implementation per way of
  * starting: `launcher` (symmrun's private Unix socket), `pmix` (mpirun, srun), `uid` (processes
@@ -13,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 typedef struct symm_boot_ops {
     const char *name;

@@ -4,6 +4,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "base/logfmt.h"
 #include "boot/fdx.h"
 
 #include <errno.h>
@@ -24,14 +25,12 @@
 
 void symm_boot_error(const symm_boot_ops_t *ops, const char *fmt, ...)
 {
-    char host[HOST_LEN] = "?", line[512];
+    char line[512];
     int k;
     va_list ap;
 
-    gethostname(host, sizeof(host));
-    host[sizeof(host) - 1] = '\0';
-    k = snprintf(line, sizeof(line), "symm: [pe %d %s %d] bootstrap (%s): ", ops->rank, host,
-                 (int)getpid(), ops->name);
+    k = symm_log_prefix(line, sizeof(line), ops->rank, NULL);
+    k += snprintf(line + k, sizeof(line) - (size_t)k, "bootstrap (%s): ", ops->name);
     va_start(ap, fmt);
     vsnprintf(line + k, sizeof(line) - (size_t)k, fmt, ap);
     va_end(ap);

@@ -9,6 +9,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "base/logfmt.h"
 #include "boot/boot.h"
 #include "boot/proto.h"
 
@@ -38,14 +39,12 @@ static symm_boot_ops_t launcher_ops;
 
 static void boot_error(const char *fmt, ...)
 {
-    char host[64] = "?", line[512];
+    char line[512];
     int k;
     va_list ap;
 
-    gethostname(host, sizeof(host));
-    host[sizeof(host) - 1] = '\0';
-    k = snprintf(line, sizeof(line), "symm: [pe %d %s %d] bootstrap: ", launcher_ops.rank, host,
-                 (int)getpid());
+    k = symm_log_prefix(line, sizeof(line), launcher_ops.rank, NULL);
+    k += snprintf(line + k, sizeof(line) - (size_t)k, "bootstrap: ");
     va_start(ap, fmt);
     vsnprintf(line + k, sizeof(line) - (size_t)k, fmt, ap);
     va_end(ap);

@@ -87,13 +87,13 @@ static void aset_meet(const aset_t *a, int quiet)
         symm_barrier_world();
         return;
     }
-    if ((long)symm_peer_amo(SYMM_AMO_ADD, &a->psync[0], sizeof(long), 1, aset_pe(a, 0), 1) ==
+    if ((long)symm_peer_amo(SYMM_AMO_ADD, &a->psync[0], sizeof(long), 1, aset_pe(a, 0)) ==
         a->size - 1) {
-        symm_peer_amo(SYMM_AMO_SWAP, &a->psync[0], sizeof(long), 0, aset_pe(a, 0), 1);
+        symm_peer_amo(SYMM_AMO_SWAP, &a->psync[0], sizeof(long), 0, aset_pe(a, 0));
         for (int i = 0; i < a->size; i++)
             if (i != a->me)
                 symm_peer_amo(SYMM_AMO_SET, &a->psync[1], sizeof(long), (uint64_t)one,
-                              aset_pe(a, i), 0);
+                              aset_pe(a, i));
         return;
     }
     if (!released(mine))
@@ -221,44 +221,78 @@ static void alltoalls(const char *call, void *dest, const void *source, ptrdiff_
     aset_barrier(&a);
 }
 
-#define SIZED(BITS)                                                                              \
-    SYMM_EXPORT void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems,       \
-                                           int PE_root, int PE_start, int logPE_stride,         \
-                                           int PE_size, long *pSync)                            \
-    {                                                                                           \
-        bcast("shmem_broadcast" #BITS, dest, source, nelems * (BITS / 8), PE_root, PE_start,    \
-              logPE_stride, PE_size, pSync);                                                    \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems,        \
-                                          int PE_start, int logPE_stride, int PE_size,          \
-                                          long *pSync)                                          \
-    {                                                                                           \
-        fcollect("shmem_fcollect" #BITS, dest, source, nelems * (BITS / 8), PE_start,           \
-                 logPE_stride, PE_size, pSync, 0);                                              \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_collect##BITS(void *dest, const void *source, size_t nelems,         \
-                                         int PE_start, int logPE_stride, int PE_size,           \
-                                         long *pSync)                                           \
-    {                                                                                           \
-        collect("shmem_collect" #BITS, dest, source, nelems * (BITS / 8), PE_start,             \
-                logPE_stride, PE_size, pSync);                                                  \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems,        \
-                                          int PE_start, int logPE_stride, int PE_size,          \
-                                          long *pSync)                                          \
-    {                                                                                           \
-        fcollect("shmem_alltoall" #BITS, dest, source, nelems * (BITS / 8), PE_start,           \
-                 logPE_stride, PE_size, pSync, 1);                                              \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,       \
-                                           ptrdiff_t sst, size_t nelems, int PE_start,          \
-                                           int logPE_stride, int PE_size, long *pSync)          \
-    {                                                                                           \
-        alltoalls("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, BITS / 8, PE_start,  \
-                  logPE_stride, PE_size, pSync);                                                \
-    }
-SIZED(32)
-SIZED(64)
+/* The sized forms: the byte forms on nelems elements of 32 and 64 bits. */
+SYMM_EXPORT void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root,
+                                   int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    bcast("shmem_broadcast32", dest, source, nelems * 4, PE_root, PE_start, logPE_stride,
+          PE_size, pSync);
+}
+
+SYMM_EXPORT void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,
+                                  int logPE_stride, int PE_size, long *pSync)
+{
+    fcollect("shmem_fcollect32", dest, source, nelems * 4, PE_start, logPE_stride, PE_size,
+             pSync, 0);
+}
+
+SYMM_EXPORT void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start,
+                                 int logPE_stride, int PE_size, long *pSync)
+{
+    collect("shmem_collect32", dest, source, nelems * 4, PE_start, logPE_stride, PE_size,
+            pSync);
+}
+
+SYMM_EXPORT void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
+                                  int logPE_stride, int PE_size, long *pSync)
+{
+    fcollect("shmem_alltoall32", dest, source, nelems * 4, PE_start, logPE_stride, PE_size,
+             pSync, 1);
+}
+
+SYMM_EXPORT void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                   size_t nelems, int PE_start, int logPE_stride, int PE_size,
+                                   long *pSync)
+{
+    alltoalls("shmem_alltoalls32", dest, source, dst, sst, nelems, 4, PE_start, logPE_stride,
+              PE_size, pSync);
+}
+
+SYMM_EXPORT void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root,
+                                   int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    bcast("shmem_broadcast64", dest, source, nelems * 8, PE_root, PE_start, logPE_stride,
+          PE_size, pSync);
+}
+
+SYMM_EXPORT void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
+                                  int logPE_stride, int PE_size, long *pSync)
+{
+    fcollect("shmem_fcollect64", dest, source, nelems * 8, PE_start, logPE_stride, PE_size,
+             pSync, 0);
+}
+
+SYMM_EXPORT void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start,
+                                 int logPE_stride, int PE_size, long *pSync)
+{
+    collect("shmem_collect64", dest, source, nelems * 8, PE_start, logPE_stride, PE_size,
+            pSync);
+}
+
+SYMM_EXPORT void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
+                                  int logPE_stride, int PE_size, long *pSync)
+{
+    fcollect("shmem_alltoall64", dest, source, nelems * 8, PE_start, logPE_stride, PE_size,
+             pSync, 1);
+}
+
+SYMM_EXPORT void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                   size_t nelems, int PE_start, int logPE_stride, int PE_size,
+                                   long *pSync)
+{
+    alltoalls("shmem_alltoalls64", dest, source, dst, sst, nelems, 8, PE_start, logPE_stride,
+              PE_size, pSync);
+}
 
 /* Reductions: every PE combines all sources in set order into a private buffer, then copies
  * it to dest (dest may be source); results are identical on every PE. pWrk is not needed. */
@@ -297,17 +331,5 @@ static void to_all(const char *call, void *dest, const void *source, int nreduce
     free(in);
 }
 
-#define TO_ALL(NAME, T, OP)                                                                      \
-    SYMM_EXPORT void shmem_##NAME##_##OP##_to_all(T *dest, const T *source, int nreduce,        \
-                                                  int PE_start, int logPE_stride, int PE_size,  \
-                                                  T *pWrk, long *pSync)                         \
-    {                                                                                           \
-        to_all("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, SYMM_TYPE_##NAME,       \
-               SYMM_OP_##OP, PE_start, logPE_stride, PE_size, pSync);                           \
-    }
-#define TO_ALL_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
-                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
-    SYMM_IF_##TOBIT(SYMM_OPS_BITWISE(TO_ALL, NAME, T))                                          \
-    SYMM_IF_##TOALL(SYMM_IF_##MINMAX(SYMM_OPS_MINMAX(TO_ALL, NAME, T))                          \
-                    SYMM_IF_##SUMPROD(SYMM_OPS_SUMPROD(TO_ALL, NAME, T)))
-SYMM_TYPE_TABLE(TO_ALL_ROW, _)
+/* The typed forms (shmem_TYPE_OP_to_all), written by cmake/gen_api.c. */
+#include "coll/gen/typed_active.c"

@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
-/* The collective engine, for the public shells and for the library's own agreement steps. */
+/*
+ * src/coll: teams' splits (split.c), the collectives of teams and active sets on the host
+ * (coll.c, move.c, reduce.c, rscatter.c, combine.c, span.c, active.c) and on a CUDA stream
+ * (on_stream.c, gpu_coll.h; nocuda.c without CUDA), the symmetric heap (its mapping,
+ * heapmap.c, and its collective allocation calls, heap.c) and the collective allocation calls
+ * on the device heap (devalloc.c). It builds on sync and core and serves api; it calls nothing
+ * above it. This
+ * header is the collective engine, for the public shells and for the library's own agreement
+ * steps.
+ */
 #ifndef SYMM_COLL_H
 #define SYMM_COLL_H
 
-#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/state.h"
+#include "core/core.h"
+#include "sync/sync.h"
 
 /* Combines n elements of `in` into `acc` (acc = acc op in). */
 typedef void (*symm_combine_fn)(void *acc, const void *in, size_t n);
@@ -38,84 +47,6 @@ void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *
                       size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);
 /* Starts this PE's record of the team in slot `slot`, whose epochs begin at base. */
 void symm_coll_slot_init(int slot, uint32_t base);
-/* With more PEs than CPUs: records in this PE's slot s the CPU it runs on now, which CPU-mates
- * waiting in a barrier or a collective read; returns it. */
-static inline uint32_t symm_slot_note_cpu(symm_slot_t *s)
-{
-    uint32_t cpu = (uint32_t)sched_getcpu();
-
-    if (atomic_load_explicit(&s->cpu.v, memory_order_relaxed) != cpu)
-        atomic_store_explicit(&s->cpu.v, cpu, memory_order_relaxed);
-    return cpu;
-}
-/* CPUs the job's PEs share (sync/wait.c). */
-long symm_job_cpus(void);
-/* With more PEs than CPUs, symmrun binds consecutive PEs to one CPU in blocks as even as they
- * can be (PE r of n on CPU r * cpus / n). The same blocks of a team of n members: how many
- * (one per CPU, at most n), the block of member i, and the first member of block k. */
-static inline int symm_cpu_blocks(int n)
-{
-    long cpus = symm_job_cpus();
-
-    return cpus < n ? (int)cpus : n;
-}
-static inline int symm_cpu_block(int i, int n, int blocks)
-{
-    return (int)((long)i * blocks / n);
-}
-static inline int symm_cpu_block_first(int k, int n, int blocks)
-{
-    return (int)(((long)k * n + blocks - 1) / blocks);
-}
-/* symm_wait_reach for a word that a PE on this CPU will write: yields at once (sync/wait.c). */
-void symm_wait_reach_yielding(_Atomic uint32_t *w, uint32_t target);
-/* symm_wait_reach for a word that PEs busy on a call's data will write: spins (with PEs sharing
- * CPUs: yields, at once when the writer is `beside` on this CPU) longer before it sleeps,
- * unless SYMM_SPIN_US sets every spin (sync/wait.c). */
-void symm_wait_reach_busy(_Atomic uint32_t *w, uint32_t target, int beside);
-/* With more PEs than CPUs, the first phase of a wait for ready(arg) beside CPU-mates: spins
- * (at most `spins` pauses in all) while idle(arg) says that no CPU-mate needs this CPU (each
- * waits as well, for a PE on another CPU), else yields, where a spin would hold the CPU from a
- * mate that has work and a yield to a mate that only waits would cost a context switch for
- * nothing. 1 when ready, 0 when its yields ran out and the caller should sleep. */
-/* Pauses in all that such a wait spins for at most before it yields only. */
-#define SYMM_BESIDE_SPINS 2048
-static inline int symm_wait_beside(int (*ready)(const void *arg), int (*idle)(const void *arg),
-                                   const void *arg, int spins)
-{
-    for (int i = 0; i < symm_g.yields;) {
-        if (ready(arg))
-            return 1;
-        if (spins > 0 && idle(arg)) {
-            for (int k = 0; k < 16; k++, spins--) {
-                if (ready(arg))
-                    return 1;
-                symm_cpu_relax();
-            }
-            continue;
-        }
-        sched_yield();
-        i++;
-    }
-    return 0;
-}
-/* Whether every other member of t last seen on CPU `cpu` has raised the word at offset
- * `field` of its slot (posted, arrived) to epoch: the idle test of a wait beside CPU-mates. */
-static inline int symm_mates_reached(const symm_team_t *t, uint32_t cpu, size_t field,
-                                     uint32_t epoch)
-{
-    for (int i = 0; i < t->size; i++) {
-        symm_slot_t *s = symm_slot(t, i);
-        _Atomic uint32_t *w = (_Atomic uint32_t *)((char *)s + field);
-        if (i != t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == cpu &&
-            (int32_t)(atomic_load_explicit(w, memory_order_relaxed) - epoch) < 0)
-            return 0;
-    }
-    return 1;
-}
-/* symm_wait_reach for a word that a PE of this node writes: across nodes it sleeps after its
- * yields instead of polling the network on (sync/wait.c). */
-void symm_wait_reach_local(_Atomic uint32_t *w, uint32_t target);
 /* The active-set collectives whose set is every PE of the job run as the world team's (move.c,
  * reduce.c): one call of the engine, where the pSync form meets in two barriers around the
  * data. The broadcast leaves the root's dest alone, as the active-set form does; gather is
@@ -147,5 +78,22 @@ void symm_span_reduce(symm_team_t *t, const char *call, void *dest, const void *
                       size_t nelems, size_t es, symm_combine_fn fn);
 void symm_span_scan(symm_team_t *t, const char *call, void *dest, const void *source,
                     size_t nelems, size_t es, symm_combine_fn fn, int exclusive);
+
+/* ---- The heap's mapping (heapmap.c) ------------------------------------------------------ */
+/* Before the bootstrap: sizes the heap, shares the data segment, fills the card's part. */
+void symm_heap_card(symm_card_t *card);
+symm_status_t symm_heap_init(void);
+void symm_heap_fini(void);
+/* Backs [from, to) of the heap on this PE (peers 0, before an allocation's barrier) or maps
+ * the peers' pages (peers 1, after it). */
+void symm_heap_prefault(size_t from, size_t to, int peers);
+/* ---- Collective allocation (heap.c) ------------------------------------------------------ */
+void *symm_heap_malloc(const char *call, size_t size, size_t align);
+void symm_heap_free(const char *call, void *ptr);
+void *symm_heap_realloc(const char *call, void *ptr, size_t size);
+/* The agreement step of every collective allocation (host or device heap): publishes
+ * (size, align, result), runs a barrier, checks every PE's record (fatal on a mismatch) and
+ * returns the first PE whose result is negative, or -1. */
+int symm_heap_agree(const char *call, uint64_t size, uint64_t align, int64_t result);
 
 #endif

@@ -8,43 +8,12 @@
  * steps all combine through it. A combiner works element by element (acc[i] = acc[i] op
  * in[i]), so a loop the compiler vectorizes gives every element the result it would get alone.
  * NVSHMEM's half and bfloat16 rows are 16-bit words: each element is widened to float,
- * combined, and rounded back to nearest even, as the GPU's arithmetic on them does.
+ * combined, and rounded back to nearest even, as the GPU's arithmetic on them does (the
+ * conversions are here; cmake/gen_api.c writes the combiners into gen/typed_combine.c).
  */
 #include <string.h>
 
 #include "coll/coll.h"
-
-#define COMBINE_and(a, b) ((a) & (b))
-#define COMBINE_or(a, b) ((a) | (b))
-#define COMBINE_xor(a, b) ((a) ^ (b))
-#define COMBINE_max(a, b) ((a) > (b) ? (a) : (b))
-#define COMBINE_min(a, b) ((a) < (b) ? (a) : (b))
-#define COMBINE_sum(a, b) ((a) + (b))
-#define COMBINE_prod(a, b) ((a) * (b))
-
-/* acc and in never overlap: the callers combine into a buffer of their own. */
-#define COMBINER(NAME, T, OP)                                                                    \
-    static void NAME##_##OP(void *restrict acc, const void *restrict in, size_t n)              \
-    {                                                                                           \
-        T *restrict a = acc;                                                                    \
-        const T *restrict b = in;                                                               \
-        for (size_t i = 0; i < n; i++)                                                          \
-            a[i] = COMBINE_##OP(a[i], b[i]);                                                    \
-    }
-#define ENTRY(NAME, T, OP) [SYMM_OP_##OP][SYMM_TYPE_##NAME] = NAME##_##OP,
-
-/* The bitwise operators: where BITRED or TOBIT is set (never both). */
-#define IF_BITWISE_00(...)
-#define IF_BITWISE_10(...) __VA_ARGS__
-#define IF_BITWISE_01(...) __VA_ARGS__
-#define OPS_OF_ROW(M, NAME, T, BITRED, TOBIT, MINMAX, SUMPROD)                                   \
-    IF_BITWISE_##BITRED##TOBIT(SYMM_OPS_BITWISE(M, NAME, T))                                    \
-    SYMM_OPS_ARITH(M, NAME, T, MINMAX, SUMPROD)
-#define ROW(M, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, TOALL, \
-            TOBIT, OLD, DEV)                                                                    \
-    OPS_OF_ROW(M, NAME, T, BITRED, TOBIT, MINMAX, SUMPROD)
-
-SYMM_TYPE_TABLE(ROW, COMBINER)
 
 /* ---- half (IEEE binary16) and bfloat16 (a float's upper 16 bits) ----------------------------- */
 static float word_float(uint32_t u)
@@ -111,36 +80,6 @@ static uint16_t bfloat16_put(float f)
     return (uint16_t)(u >> 16);
 }
 
-#define COMBINER16(NAME, T, OP)                                                                  \
-    static void NAME##_##OP(void *restrict acc, const void *restrict in, size_t n)              \
-    {                                                                                           \
-        uint16_t *restrict a = acc;                                                             \
-        const uint16_t *restrict b = in;                                                        \
-        for (size_t i = 0; i < n; i++)                                                          \
-            a[i] = NAME##_put(COMBINE_##OP(NAME##_get(a[i]), NAME##_get(b[i])));                \
-    }
-SYMM_TYPE_TABLE_NV(ROW, COMBINER16)
-
-const symm_combine_fn symm_combine[SYMM_OP_COUNT][SYMM_TYPE_COUNT] = {
-    SYMM_TYPE_TABLE(ROW, ENTRY) SYMM_TYPE_TABLE_NV(ROW, ENTRY)};
-
-#define SIZE(_, NAME, T, ...) [SYMM_TYPE_##NAME] = sizeof(T),
-#define SIZE16(_, NAME, T, ...) [SYMM_TYPE_##NAME] = sizeof(uint16_t),
-const size_t symm_type_size[SYMM_TYPE_COUNT] = {SYMM_TYPE_TABLE(SIZE, _)
-                                                    SYMM_TYPE_TABLE_NV(SIZE16, _)};
-
-/* Whether fn combines alike in any order: the operators of the integer rows (those with
- * bitwise reductions), where integer arithmetic wraps; a float's sum or prod depends on the
- * order, and its max and min do where NaNs or signed zeros meet. */
-#define ANY_ORDER(NAME, T, OP)                                                                   \
-    if (fn == NAME##_##OP)                                                                      \
-        return 1;
-#define INTEGER_ROW(M, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,    \
-                    SCAN, TOALL, TOBIT, OLD, DEV)                                               \
-    IF_BITWISE_##BITRED##TOBIT(OPS_OF_ROW(M, NAME, T, BITRED, TOBIT, MINMAX, SUMPROD))
-
-int symm_combine_any_order(symm_combine_fn fn)
-{
-    SYMM_TYPE_TABLE_REAL(INTEGER_ROW, ANY_ORDER)
-    return 0;
-}
+/* The combiners of every row, the [op][type] table, the element sizes and
+ * symm_combine_any_order, written by cmake/gen_api.c. */
+#include "coll/gen/typed_combine.c"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "coll/gpu.h"
+#include "coll/gpu_coll.h"
 
 /* What a call is, for the comparison of arguments under SHMEM_DEBUG (the reductions use a
  * hash of their name, the library's own agreement steps 7 and 8). */
@@ -217,7 +217,7 @@ static inline const char *published(const coll_t *c, int i, size_t nb)
     return slot_of(c, i)->scratch[c->par];
 }
 
-/* Host collectives on device-heap buffers run on the GPU (coll/gpu.h): when either buffer is
+/* Host collectives on device-heap buffers run on the GPU (coll/gpu_coll.h): when either buffer is
  * there (the GPU part checks the other). The rest take host memory only. */
 static inline int on_device(const void *dest, const void *source)
 {

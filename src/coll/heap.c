@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * The collective allocation calls on the symmetric heap (core/heap.c maps it, core/alloc.c
+ * The collective allocation calls on the symmetric heap (coll/heapmap.c maps it, core/alloc.c
  * places blocks). Every call publishes (sequence, size, alignment, result) in the internal part
  * of its heap and reads every peer's record after a barrier: a call whose arguments differ
  * across PEs, or that some PE could not satisfy, is caught there and handled alike on every PE.
@@ -23,7 +23,7 @@
 
 #include "coll/coll.h"
 #include "core/net.h"
-#include "core/state.h"
+#include "core/core.h"
 
 static void sum_init(symm_alloc_sum_t *s)
 {

@@ -8,7 +8,7 @@
  * instead: its owner reads it once, a chunk at a time, and writes each chunk into every
  * member's dest after the member has posted the call. Copies that move more than this PE's
  * share of the cache use streaming stores; those that fit it alternate direction from call to
- * call (core/copy.c). Collectives on device-heap buffers run on the GPU (coll/gpu.h); those without
+ * call (core/copy.c). Collectives on device-heap buffers run on the GPU (coll/gpu_coll.h); those without
  * a GPU form refuse them.
  */
 #include "coll/engine.h"
@@ -339,45 +339,8 @@ SYMM_EXPORT int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *so
     return 0;
 }
 
-#define COLL_SHELLS(NAME, T)                                                                     \
-    SYMM_EXPORT int shmem_##NAME##_broadcast(shmem_team_t team, T *dest, const T *source,       \
-                                             size_t nelems, int PE_root)                        \
-    {                                                                                           \
-        const char *call = "shmem_" #NAME "_broadcast";                                         \
-        broadcast(team, call, dest, source, symm_coll_bytes(call, nelems, sizeof(T)), sizeof(T), PE_root);\
-        return 0;                                                                               \
-    }                                                                                           \
-    SYMM_EXPORT int shmem_##NAME##_fcollect(shmem_team_t team, T *dest, const T *source,        \
-                                            size_t nelems)                                      \
-    {                                                                                           \
-        const char *call = "shmem_" #NAME "_fcollect";                                          \
-        size_t nb = symm_coll_bytes(call, nelems, sizeof(T));                                             \
-        gather(team, call, OP_FCOLLECT, dest, source, nb, sizeof(T), nb, 0);                    \
-        return 0;                                                                               \
-    }                                                                                           \
-    SYMM_EXPORT int shmem_##NAME##_collect(shmem_team_t team, T *dest, const T *source,         \
-                                           size_t nelems)                                       \
-    {                                                                                           \
-        const char *call = "shmem_" #NAME "_collect";                                           \
-        collect(team, call, dest, source, symm_coll_bytes(call, nelems, sizeof(T)));                      \
-        return 0;                                                                               \
-    }                                                                                           \
-    SYMM_EXPORT int shmem_##NAME##_alltoall(shmem_team_t team, T *dest, const T *source,        \
-                                            size_t nelems)                                      \
-    {                                                                                           \
-        const char *call = "shmem_" #NAME "_alltoall";                                          \
-        alltoall(team, call, dest, source, symm_coll_bytes(call, nelems, sizeof(T)), sizeof(T));          \
-        return 0;                                                                               \
-    }                                                                                           \
-    SYMM_EXPORT int shmem_##NAME##_alltoalls(shmem_team_t team, T *dest, const T *source,       \
-                                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems)       \
-    {                                                                                           \
-        alltoalls(team, "shmem_" #NAME "_alltoalls", dest, source, dst, sst, nelems, sizeof(T));\
-        return 0;                                                                               \
-    }
-#define COLL_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)             \
-    SYMM_IF_##RMA(COLL_SHELLS(NAME, T))
-SYMM_TYPES(COLL_ROW, _)
+/* The typed forms (shmem_TYPE_broadcast, ...), written by cmake/gen_api.c. */
+#include "coll/gen/typed_move.c"
 
 /* ---- The active-set forms over every PE (coll/active.c) ------------------------------------ */
 void symm_world_broadcast(const char *call, void *dest, const void *source, size_t nb, int root)

@@ -9,7 +9,7 @@
  * slice of every source, in team order, a block at a time in a private buffer, and stores the
  * finished block into every member's dest, so one synchronisation (the workers' `done`, or a
  * team barrier when PEs outnumber CPUs) ends the call. Reductions on device-heap buffers run
- * on the GPU (coll/gpu.h).
+ * on the GPU (coll/gpu_coll.h).
  */
 #include <stdlib.h>
 
@@ -220,41 +220,6 @@ static int reduce(shmem_team_t team, const char *call, void *dest, const void *s
     return 0;
 }
 
-#define REDUCE_SHELL(NAME, T, OP)                                                                \
-    SYMM_EXPORT int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,   \
-                                                 size_t nreduce)                                \
-    {                                                                                           \
-        return reduce(team, "shmem_" #NAME "_" #OP "_reduce", dest, source, nreduce,            \
-                      SYMM_TYPE_##NAME, SYMM_OP_##OP);                                          \
-    }
-/* Scans sum, under the names of OpenSHMEM 1.6 (P shmem) and of Sandia OpenSHMEM (shmemx). */
-#define SCAN_SHELLS_OF(P, NAME, T)                                                               \
-    SYMM_EXPORT int P##_##NAME##_sum_inscan(shmem_team_t team, T *dest, const T *source,        \
-                                            size_t nelems)                                      \
-    {                                                                                           \
-        scan(team, #P "_" #NAME "_sum_inscan", dest, source, nelems, SYMM_TYPE_##NAME, 0);      \
-        return 0;                                                                               \
-    }                                                                                           \
-    SYMM_EXPORT int P##_##NAME##_sum_exscan(shmem_team_t team, T *dest, const T *source,        \
-                                            size_t nelems)                                      \
-    {                                                                                           \
-        scan(team, #P "_" #NAME "_sum_exscan", dest, source, nelems, SYMM_TYPE_##NAME, 1);      \
-        return 0;                                                                               \
-    }
-#define SCAN_SHELLS(NAME, T) SCAN_SHELLS_OF(shmem, NAME, T) SCAN_SHELLS_OF(shmemx, NAME, T)
-#define REDUCE_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,     \
-                   SCAN, TOALL, TOBIT, OLD, DEV)                                                \
-    SYMM_OPS_OF(REDUCE_SHELL, NAME, T, BITRED, MINMAX, SUMPROD) SYMM_IF_##SCAN(SCAN_SHELLS(NAME, T))
-SYMM_TYPE_TABLE(REDUCE_ROW, _)
-/* NVSHMEM's half and bfloat16 (nvshmem.h declares them with CUDA's types): 16-bit words. */
-#define REDUCE_SHELL16(NAME, T, OP)                                                              \
-    SYMM_EXPORT int shmemx_##NAME##_##OP##_reduce(shmem_team_t team, uint16_t *dest,           \
-                                                  const uint16_t *source, size_t nreduce)       \
-    {                                                                                           \
-        return reduce(team, "shmemx_" #NAME "_" #OP "_reduce", dest, source, nreduce,           \
-                      SYMM_TYPE_##NAME, SYMM_OP_##OP);                                          \
-    }
-#define REDUCE_ROW16(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
-                     SCAN, TOALL, TOBIT, OLD, DEV)                                              \
-    SYMM_OPS_ARITH(REDUCE_SHELL16, NAME, T, MINMAX, SUMPROD)
-SYMM_TYPE_TABLE_NV(REDUCE_ROW16, _)
+/* The typed reductions and scans (scans under the names of OpenSHMEM 1.6 and of Sandia
+ * OpenSHMEM), and NVSHMEM's half and bfloat16 on 16-bit words, written by cmake/gen_api.c. */
+#include "coll/gen/typed_reduce.c"

@@ -7,7 +7,7 @@
  * combines it through the [op][type] table (combine.c), so the result does not depend on who
  * arrived first; a second sync keeps the sources unchanged until every member has read, and
  * only then is dest written (it may overlap source). Buffers in the device heap run on the GPU
- * (coll/gpu.h).
+ * (coll/gpu_coll.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,20 +52,5 @@ static int reducescatter(shmem_team_t team, const char *call, void *dest, const 
     return 0;
 }
 
-#define RSCATTER_SHELL(NAME, T, OP)                                                              \
-    SYMM_EXPORT int shmemx_##NAME##_##OP##_reducescatter(shmem_team_t team, T *dest,           \
-                                                         const T *source, size_t nreduce)       \
-    {                                                                                           \
-        return reducescatter(team, "shmemx_" #NAME "_" #OP "_reducescatter", dest, source,      \
-                             nreduce, SYMM_TYPE_##NAME, SYMM_OP_##OP);                          \
-    }
-#define RSCATTER_ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
-                     SCAN, TOALL, TOBIT, OLD, DEV)                                              \
-    SYMM_OPS_OF(RSCATTER_SHELL, NAME, T, BITRED, MINMAX, SUMPROD)
-SYMM_TYPE_TABLE(RSCATTER_ROW, _)
-/* NVSHMEM's half and bfloat16: 16-bit words. */
-#define RSCATTER_SHELL16(NAME, T, OP) RSCATTER_SHELL(NAME, uint16_t, OP)
-#define RSCATTER_ROW16(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, \
-                       SCAN, TOALL, TOBIT, OLD, DEV)                                            \
-    SYMM_OPS_ARITH(RSCATTER_SHELL16, NAME, T, MINMAX, SUMPROD)
-SYMM_TYPE_TABLE_NV(RSCATTER_ROW16, _)
+/* The typed forms, NVSHMEM's half and bfloat16 on 16-bit words, written by cmake/gen_api.c. */
+#include "coll/gen/typed_rscatter.c"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 #define SYMM_ALLOC_MIN_ALIGN 64
 

@@ -44,7 +44,7 @@
 #include <immintrin.h>
 #endif
 
-#include "core/state.h"
+#include "core/core.h"
 
 #if defined(__x86_64__)
 /* The pieces of a group written a line of each at a time. */

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "core/core.h"
 
 SYMM_EXPORT struct symm_ctx symm_ctx_default = {.magic = SYMM_CTX_LIVE, .team = &symm_team_world};
 

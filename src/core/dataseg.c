@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "core/core.h"
 
 typedef struct seg_range {
     uintptr_t lo;

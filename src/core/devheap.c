@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * The device heap of a GPU PE, beside the host heap (core/heap.c): its window, the chunks that
+ * The device heap of a GPU PE, beside the host heap (coll/heapmap.c): its window, the chunks that
  * back it, its allocator, and the table of teams its internal part holds. The collective
- * allocation calls, which agree across PEs, are coll/devheap.c's.
+ * allocation calls, which agree across PEs, are coll/devalloc.c's.
  *
  * The window is one cuMemAddressReserve of n_pes * stride device addresses; this PE's heap is
  * its slot, and every peer's heap is mapped into the peer's slot (the CUDA transport maps them,

@@ -9,7 +9,7 @@
 #define SYMM_CORE_DEVHEAP_H
 
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 #include "tl/cuda/cuda.h"
 
 typedef struct symm_devheap {

@@ -393,8 +393,10 @@ void symm_gpu_fini(void)
 
 /* Host RMA on the device heap: a copy on the transport's stream, or through the proxy to a
  * PE of another node. */
-static symm_status_t rma(void *dest, const void *src, size_t n, int pe, int put, int nbi)
+symm_status_t symm_gpu_rma(int op, void *dest, const void *src, size_t n, int pe)
 {
+    int put = op == SYMM_PUT || op == SYMM_PUT_NBI;
+    int nbi = op == SYMM_GET_NBI || op == SYMM_PUT_NBI;
     symm_status_t st;
 
     if (SYMM_UNLIKELY((unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)) {
@@ -407,16 +409,6 @@ static symm_status_t rma(void *dest, const void *src, size_t n, int pe, int put,
     st = symm_cuda_copy(dest, src, n, pe, put, nbi);
     symm_g.gpu_queued = symm_cuda_g.queued || symm_px_running();
     return st;
-}
-
-symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put)
-{
-    return rma(dest, src, n, pe, put, 0);
-}
-
-symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put)
-{
-    return rma(dest, src, n, pe, put, 1);
 }
 
 /* With the proxy running, every quiet waits for what the kernels posted (a kernel may have

@@ -4,14 +4,14 @@
  * What the other folders ask of the GPU part in core (core/gpu.c, core/devheap.c). Built
  * without CUDA, core/gpu_none.c answers: nothing to set up, no address is in a device heap.
  * Every hook is cheap and does nothing until the GPU part has started, so the callers may call
- * them unconditionally. The collectives' hooks are coll/gpu.h's.
+ * them unconditionally. The collectives' hooks are coll/gpu_coll.h's.
  */
 #ifndef SYMM_CORE_GPU_H
 #define SYMM_CORE_GPU_H
 
 #include <stddef.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 /* After the host heap is up: picks this PE's GPU and sets up the device heap window when the
  * job uses GPUs; returns SYMM_OK and does nothing otherwise. Collective. */
@@ -21,15 +21,14 @@ symm_status_t symm_gpu_init(void);
 int symm_gpu_at_init(void);
 /* Collective, before the host heap goes. */
 void symm_gpu_fini(void);
-/* Copies n bytes between local memory and pe's device heap: put copies src (local) to dest
- * (symmetric, in the device heap), get copies src (symmetric) to dest (local). Returns
- * SYMM_ERR_INVALID when the symmetric side is not in the device heap. */
-symm_status_t symm_gpu_rma(void *dest, const void *src, size_t n, int pe, int put);
-/* As symm_gpu_rma for the _nbi routines: may return once the copy is queued (the source may
- * be reused, as the copy engine has taken a pageable source or the device copy is ordered
- * before any later copy); the copy is complete after the next symm_gpu_quiet. */
-symm_status_t symm_gpu_rma_nbi(void *dest, const void *src, size_t n, int pe, int put);
-/* Completes every copy symm_gpu_rma_nbi queued: for shmem_quiet, shmem_ctx_quiet, shmem_fence
+/* Copies n bytes between local memory and pe's device heap; op is a symm_rma_op_t (core/state.h):
+ * a put copies src (local) to dest (symmetric, in the device heap), a get src (symmetric) to
+ * dest (local). The _nbi kinds may return once the copy is queued (the source may be reused,
+ * as the copy engine has taken a pageable source or the device copy is ordered before any
+ * later copy); the copy is complete after the next symm_gpu_quiet. Returns SYMM_ERR_INVALID
+ * when the symmetric side is not in the device heap. */
+symm_status_t symm_gpu_rma(int op, void *dest, const void *src, size_t n, int pe);
+/* Completes every copy an _nbi symm_gpu_rma queued: for shmem_quiet, shmem_ctx_quiet, shmem_fence
  * and the barriers that include a quiet. Cheap when nothing is queued. */
 void symm_gpu_quiet(void);
 /* Ends the job when a kernel of this PE failed (a device check or a fault); for long host

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "base/logfmt.h"
+#include "core/core.h"
 #include "core/watch.h"
 
 static int prefix(char *buf, size_t len)
@@ -20,12 +21,8 @@ static int prefix(char *buf, size_t len)
     const char *rank = getenv("SYMM_RANK");
 
     if (symm_g.n_pes > 0)
-        return snprintf(buf, len, "symm: [pe %d %s %d] ", symm_g.my_pe, symm_g.host,
-                        (int)getpid());
-    char host[64] = "";
-
-    gethostname(host, sizeof(host) - 1);
-    return snprintf(buf, len, "symm: [pe %s %s %d] ", rank ? rank : "0", host, (int)getpid());
+        return symm_log_prefix(buf, len, symm_g.my_pe, symm_g.host);
+    return symm_log_prefix(buf, len, rank ? atol(rank) : 0, NULL);
 }
 
 static void emit(const char *fmt, va_list ap, char *msg, size_t len)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 /* Before the barrier of allocation call seq, whose block ends at heap offset top: registers
  * the next extent when top lies above the registered part (*grew 1) and publishes its key.

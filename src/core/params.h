@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stddef.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 typedef struct symm_params {
 #define SYMM_PARAM_SIZE size_t

@@ -23,37 +23,69 @@
 
 #include "core/gpu.h"
 #include "core/net.h"
-#include "core/state.h"
+#include "core/core.h"
 #include "tl/tl.h"
 
-typedef enum { ADDR_BAD, ADDR_USER, ADDR_INTERNAL, ADDR_DATA } addr_kind_t;
+typedef enum { ADDR_BAD, ADDR_USER, ADDR_INTERNAL, ADDR_DATA, ADDR_DEVICE } addr_kind_t;
 
-/* What a pointer into this PE's own memory is, and its offset in its segment. */
-static addr_kind_t classify(const void *addr, size_t len, symm_tl_seg_t *seg, uint64_t *off)
+/* Where one operation's (address, PE) goes, found once per operation: what the address is in
+ * this PE's memory, its segment and offset, and the peer's side: over the network (net), or
+ * the address of the same byte on pe through the window (p; NULL for device memory, which the
+ * GPU part reaches, for a bad address, and for a PE the window does not reach). */
+typedef struct symm_route {
+    addr_kind_t kind;
+    int net;
+    int pe;
+    symm_tl_seg_t seg;
+    uint64_t off;
+    char *p;
+} symm_route_t;
+
+/* Classifies addr (len bytes, this PE's memory) for pe, a PE of the job; checks nothing. */
+static void route_of(const void *addr, size_t len, int pe, symm_route_t *r)
 {
     uintptr_t h = (uintptr_t)addr - (uintptr_t)symm_g.heap_base;
     uintptr_t d = (uintptr_t)addr - (uintptr_t)symm_g.data_lo;
+    int win = symm_g.reach[pe] == SYMM_REACH_WINDOW;
 
+    r->pe = pe;
+    r->net = symm_g.reach[pe] == SYMM_REACH_NET;
+    r->seg = SYMM_SEG_HEAP;
+    r->off = 0;
+    r->p = NULL;
     if (h < symm_g.heap_len && len <= symm_g.heap_len - h) {
-        *seg = SYMM_SEG_HEAP;
-        *off = h;
-        return h < symm_g.internal_off && len <= symm_g.internal_off - h ? ADDR_USER
-                                                                           : ADDR_INTERNAL;
+        r->off = h;
+        r->kind = h < symm_g.internal_off && len <= symm_g.internal_off - h ? ADDR_USER
+                                                                             : ADDR_INTERNAL;
+        if (win)
+            r->p = symm_g.heap_win + (size_t)pe * symm_g.stride + h;
+    } else if (d < symm_g.data_len && len <= symm_g.data_len - d) {
+        r->seg = SYMM_SEG_DATA;
+        r->off = d;
+        r->kind = ADDR_DATA;
+        if (win)
+            r->p = pe == symm_g.my_pe ? (char *)addr
+                                      : symm_g.data_win + (size_t)pe * symm_g.data_stride + d;
+    } else {
+        r->kind = symm_gpu_ptr(addr, symm_g.my_pe) ? ADDR_DEVICE : ADDR_BAD;
     }
-    if (d < symm_g.data_len && len <= symm_g.data_len - d) {
-        *seg = SYMM_SEG_DATA;
-        *off = d;
-        return ADDR_DATA;
-    }
-    return ADDR_BAD;
 }
 
-static void check_pe(const char *call, const void *addr, int pe)
+/* The route of a call's argument: the library is started and pe is a PE of the job (fatal
+ * otherwise, naming the call); the address is classified, not yet judged. */
+static void route(const char *call, const void *addr, size_t len, int pe, symm_route_t *r)
 {
     symm_check_init(call);
     if ((unsigned)pe >= (unsigned)symm_g.n_pes)
         symm_fatal("%s(addr=%p, pe=%d): pe %d is out of range (the job has %d PEs, 0..%d)", call,
                    addr, pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    route_of(addr, len, pe, r);
+}
+
+/* Whether the route names user memory (heap's user part or data segment). */
+static int user_memory(const symm_route_t *r)
+{
+    return r->kind == ADDR_USER || r->kind == ADDR_DATA;
 }
 
 static void not_symmetric(const char *call, const void *addr, size_t len, int pe)
@@ -63,20 +95,17 @@ static void not_symmetric(const char *call, const void *addr, size_t len, int pe
                (void *)symm_g.heap_base, (void *)(symm_g.heap_base + symm_g.internal_off));
 }
 
-/* For a PE of another node: the user-visible segment and offset of addr, or fatal. */
-static symm_tl_seg_t net_target(const char *call, const void *addr, size_t len, int pe,
-                             uint64_t *off)
+/* Reports what is wrong with a route that the operation cannot take. */
+static __attribute__((noreturn)) void route_bad(const char *call, const void *addr, size_t len,
+                                                const symm_route_t *r)
 {
-    symm_tl_seg_t seg = SYMM_SEG_HEAP;
-    addr_kind_t k = classify(addr, len, &seg, off);
-
-    if (k == ADDR_USER || k == ADDR_DATA)
-        return seg;
-    if (symm_gpu_ptr(addr, symm_g.my_pe))
+    if (r->net && r->kind == ADDR_DEVICE)
         symm_fatal("%s(addr=%p, pe=%d): pe %d is on another node, where device memory is "
-                   "reached by put and get only", call, addr, pe, pe);
-    not_symmetric(call, addr, len, pe);
-    __builtin_unreachable();
+                   "reached by put and get only", call, addr, r->pe, r->pe);
+    if (!user_memory(r))
+        not_symmetric(call, addr, len, r->pe);
+    symm_fatal("%s(addr=%p, pe=%d): pe %d cannot be reached by load and store from this PE",
+               call, addr, r->pe, r->pe);
 }
 
 static void **chan(shmem_ctx_t ctx)
@@ -85,57 +114,48 @@ static void **chan(shmem_ctx_t ctx)
 }
 
 void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *src, size_t n,
-                   int pe, int kind)
+                   int pe, symm_rma_op_t op)
 {
-    int put = kind & SYMM_PUT;
+    int put = op == SYMM_PUT || op == SYMM_PUT_NBI;
     const void *sym = put ? dest : src;
-    uint64_t off;
-    symm_tl_seg_t seg;
-    char *p;
+    symm_route_t r;
 
-    check_pe(call, sym, pe);
+    route(call, sym, n, pe, &r);
     if (n == 0)
         return;
-    if (symm_g.reach[pe] == SYMM_REACH_NET) {
-        /* Device memory of another node: the GPU part's proxy carries it. */
-        if (symm_gpu_ptr(sym, symm_g.my_pe) &&
-            (kind & SYMM_GET_NBI ? symm_gpu_rma_nbi : symm_gpu_rma)(dest, src, n, pe, put) ==
-                SYMM_OK)
-            return;
-        seg = net_target(call, sym, n, pe, &off);
+    if (r.kind == ADDR_DEVICE) {
+        /* The GPU part: the copy engine on the node, the proxy to another node. */
+        if (symm_gpu_rma(op, dest, src, n, pe) != SYMM_OK)
+            route_bad(call, sym, n, &r);
+        return;
+    }
+    if (!user_memory(&r) || (!r.net && !r.p))
+        route_bad(call, sym, n, &r);
+    if (r.net) {
         if (put)
-            symm_tl_net->put(chan(ctx), call, pe, seg, off, src, n, kind == SYMM_PUT_NBI);
+            symm_tl_net->put(chan(ctx), call, pe, r.seg, r.off, src, n,
+                             op == SYMM_PUT_NBI ? SYMM_TL_NBI : 0);
         else
-            symm_tl_net->get(chan(ctx), call, pe, seg, off, dest, n, kind == SYMM_GET_NBI);
-        return;
+            symm_tl_net->get(chan(ctx), call, pe, r.seg, r.off, dest, n,
+                             op == SYMM_GET_NBI ? SYMM_TL_NBI : 0);
+    } else if (put) {
+        memcpy(r.p, src, n);
+        symm_wake_hint(pe, r.p, n);
+    } else {
+        memcpy(dest, r.p, n);
     }
-    p = symm_data_xlate(sym, n, pe);
-    if (p) {
-        if (put) {
-            memcpy(p, src, n);
-            symm_wake_hint(pe, p, n);
-        } else {
-            memcpy(dest, p, n);
-        }
-        return;
-    }
-    if ((kind & SYMM_GET_NBI ? symm_gpu_rma_nbi : symm_gpu_rma)(dest, src, n, pe, put) == SYMM_OK)
-        return;
-    symm_xlate_slow(call, sym, n, pe); /* reports what is wrong */
 }
 
 char *symm_xlate_slow(const char *call, const void *addr, size_t len, int pe)
 {
-    char *p;
+    symm_route_t r;
 
-    check_pe(call, addr, pe);
-    p = symm_xlate(addr, len, pe);
-    if (p == NULL)
+    route(call, addr, len, pe, &r);
+    if (!user_memory(&r))
         not_symmetric(call, addr, len, pe);
-    if (symm_g.reach[pe] != SYMM_REACH_WINDOW)
-        symm_fatal("%s(addr=%p, pe=%d): pe %d cannot be reached by load and store from this PE",
-                   call, addr, pe, pe);
-    return p;
+    if (!r.p)
+        route_bad(call, addr, len, &r);
+    return r.p;
 }
 
 void *symm_ptr(const void *addr, int pe)
@@ -150,14 +170,12 @@ void *symm_ptr(const void *addr, int pe)
 
 void *symm_amo_target(const char *call, const void *addr, size_t size, int pe)
 {
-    uint64_t off;
+    symm_route_t r;
 
-    check_pe(call, addr, pe);
-    if (symm_g.reach[pe] == SYMM_REACH_NET) {
-        net_target(call, addr, size, pe, &off);
-        return NULL;
-    }
-    return symm_xlate_slow(call, addr, size, pe);
+    route(call, addr, size, pe, &r);
+    if (!user_memory(&r) || (!r.net && !r.p))
+        route_bad(call, addr, size, &r);
+    return r.p;
 }
 
 uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *addr, size_t size,
@@ -165,65 +183,62 @@ uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *add
 {
     symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value,
                        .cond = cond};
+    symm_route_t r;
 
-    a.seg = net_target(call, addr, size, pe, &a.off);
+    route_of(addr, size, pe, &r);
+    if (!user_memory(&r))
+        route_bad(call, addr, size, &r);
+    a.seg = r.seg;
+    a.off = r.off;
     return symm_tl_net->amo(chan(ctx), call, &a, fetch);
 }
 
 /* ---- The library's own accesses -------------------------------------------------------------- */
-/* Window address of addr (this PE's heap or data segment) on pe, or NULL over the network. */
-static char *peer_window(const char *call, const void *addr, size_t n, int pe, symm_tl_seg_t *seg,
-                         uint64_t *off)
+/* The route of addr (this PE's heap, internal part included, or data segment) to pe. */
+static void peer_route(const char *call, const void *addr, size_t n, int pe, symm_route_t *r)
 {
-    if (classify(addr, n, seg, off) == ADDR_BAD)
+    route_of(addr, n, pe, r);
+    if (r->kind != ADDR_USER && r->kind != ADDR_INTERNAL && r->kind != ADDR_DATA)
         symm_fatal("%s(addr=%p, bytes=%zu): not in this PE's heap or data segment", call, addr,
                    n);
-    if (symm_g.reach[pe] == SYMM_REACH_NET)
-        return NULL;
-    if (*seg == SYMM_SEG_HEAP)
-        return symm_g.heap_win + (size_t)pe * symm_g.stride + *off;
-    return symm_data_xlate(addr, n, pe);
 }
 
-static void peer_get(void *dest, const void *addr, size_t n, int pe, int nbi)
+static void peer_get(void *dest, const void *addr, size_t n, int pe, symm_rma_op_t op)
 {
-    symm_tl_seg_t seg;
-    uint64_t off;
-    const char *p;
+    symm_route_t r;
 
     if (n == 0)
         return;
-    p = peer_window("symm_peer_get", addr, n, pe, &seg, &off);
-    if (p)
-        memcpy(dest, p, n);
+    peer_route("symm_peer_get", addr, n, pe, &r);
+    if (!r.net)
+        memcpy(dest, r.p, n);
     else
-        symm_tl_net->get(chan(SHMEM_CTX_DEFAULT), "symm_peer_get", pe, seg, off, dest, n, nbi);
+        symm_tl_net->get(chan(SHMEM_CTX_DEFAULT), "symm_peer_get", pe, r.seg, r.off, dest, n,
+                         op == SYMM_GET_NBI ? SYMM_TL_NBI : 0);
 }
 
 void symm_peer_get(void *dest, const void *addr, size_t n, int pe)
 {
-    peer_get(dest, addr, n, pe, 0);
+    peer_get(dest, addr, n, pe, SYMM_GET);
 }
 
 void symm_peer_get_nbi(void *dest, const void *addr, size_t n, int pe)
 {
-    peer_get(dest, addr, n, pe, 1);
+    peer_get(dest, addr, n, pe, SYMM_GET_NBI);
 }
 
 void symm_peer_put(const void *addr, const void *src, size_t n, int pe)
 {
-    symm_tl_seg_t seg;
-    uint64_t off;
-    char *p;
+    symm_route_t r;
 
     if (n == 0)
         return;
-    p = peer_window("symm_peer_put", addr, n, pe, &seg, &off);
-    if (p) {
-        memcpy(p, src, n);
-        symm_wake(pe, p, n);
+    peer_route("symm_peer_put", addr, n, pe, &r);
+    if (!r.net) {
+        memcpy(r.p, src, n);
+        symm_wake(pe, r.p, n);
     } else {
-        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_put", pe, seg, off, src, n, 0);
+        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_put", pe, r.seg, r.off, src, n, 0);
     }
 }
 
@@ -235,60 +250,65 @@ size_t symm_peer_note_max(void)
 int symm_peer_put_note(const void *addr, const void *src, size_t n, _Atomic uint32_t *count,
                        int pe)
 {
-    symm_tl_seg_t seg, cseg;
-    uint64_t off, coff;
-    char *p, *c;
+    symm_route_t r, c;
 
     if (symm_g.reach[pe] == SYMM_REACH_NET && (!symm_tl_net->put_note || n > SYMM_TL_NOTE_MAX))
         return 0;
-    p = peer_window("symm_peer_put_note", addr, n ? n : 1, pe, &seg, &off);
-    c = peer_window("symm_peer_put_note", (const void *)count, sizeof(*count), pe, &cseg, &coff);
-    if (!p) {
-        symm_tl_net->put_note(chan(SHMEM_CTX_DEFAULT), "symm_peer_put_note", pe, seg, off, src,
-                              n, cseg, coff);
+    peer_route("symm_peer_put_note", addr, n ? n : 1, pe, &r);
+    peer_route("symm_peer_put_note", (const void *)count, sizeof(*count), pe, &c);
+    if (r.net) {
+        symm_tl_net->put_note(chan(SHMEM_CTX_DEFAULT), "symm_peer_put_note", pe, r.seg, r.off,
+                              src, n, c.seg, c.off);
         return 1;
     }
-    memcpy(p, src, n);
-    atomic_fetch_add_explicit((_Atomic uint32_t *)c, 1, memory_order_seq_cst);
-    symm_wake(pe, c, sizeof(*count));
+    memcpy(r.p, src, n);
+    atomic_fetch_add_explicit((_Atomic uint32_t *)c.p, 1, memory_order_seq_cst);
+    symm_wake(pe, c.p, sizeof(*count));
     return 1;
 }
 
 void symm_peer_flag(const void *addr, uint32_t value, int pe)
 {
-    symm_tl_seg_t seg;
-    uint64_t off;
-    char *p = peer_window("symm_peer_flag", addr, sizeof(value), pe, &seg, &off);
+    symm_route_t r;
 
-    if (p) {
-        atomic_store_explicit((_Atomic uint32_t *)p, value, memory_order_seq_cst);
-        symm_wake(pe, p, sizeof(value));
+    peer_route("symm_peer_flag", addr, sizeof(value), pe, &r);
+    if (!r.net) {
+        atomic_store_explicit((_Atomic uint32_t *)r.p, value, memory_order_seq_cst);
+        symm_wake(pe, r.p, sizeof(value));
     } else {
-        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_flag", pe, seg, off, &value,
+        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_flag", pe, r.seg, r.off, &value,
                          sizeof(value), SYMM_TL_FLAG);
     }
 }
 
-uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe, int fetch)
+/* Every operation but SET returns the old value. */
+uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe)
 {
     symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value};
-    char *p = peer_window("symm_peer_amo", addr, size, pe, &a.seg, &a.off);
-    uint64_t r = 0;
+    symm_route_t r;
+    char *p;
+    uint64_t v = 0;
 
-    if (!p)
-        return symm_tl_net->amo(chan(SHMEM_CTX_DEFAULT), "symm_peer_amo", &a, fetch);
+    peer_route("symm_peer_amo", addr, size, pe, &r);
+    if (r.net) {
+        a.seg = r.seg;
+        a.off = r.off;
+        return symm_tl_net->amo(chan(SHMEM_CTX_DEFAULT), "symm_peer_amo", &a,
+                                op != SYMM_AMO_SET);
+    }
+    p = r.p;
     switch (op) {
     case SYMM_AMO_ADD:
-        r = size == 4 ? __atomic_fetch_add((uint32_t *)p, (uint32_t)value, __ATOMIC_SEQ_CST)
+        v = size == 4 ? __atomic_fetch_add((uint32_t *)p, (uint32_t)value, __ATOMIC_SEQ_CST)
                       : __atomic_fetch_add((uint64_t *)p, value, __ATOMIC_SEQ_CST);
         break;
     case SYMM_AMO_SET:
     case SYMM_AMO_SWAP:
-        r = size == 4 ? __atomic_exchange_n((uint32_t *)p, (uint32_t)value, __ATOMIC_SEQ_CST)
+        v = size == 4 ? __atomic_exchange_n((uint32_t *)p, (uint32_t)value, __ATOMIC_SEQ_CST)
                       : __atomic_exchange_n((uint64_t *)p, value, __ATOMIC_SEQ_CST);
         break;
     case SYMM_AMO_FETCH:
-        r = size == 4 ? __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST)
+        v = size == 4 ? __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST)
                       : __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST);
         break;
     default:
@@ -296,7 +316,7 @@ uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, in
     }
     if (op != SYMM_AMO_FETCH)
         symm_wake(pe, p, size);
-    return r;
+    return v;
 }
 
 /* ---- Nodes and the network transport ------------------------------------------------------- */

@@ -2,14 +2,14 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The team object: an arithmetic progression of world PEs plus a slot of the heaps' internal
- * part (core/state.h), the predefined teams (the world; the shared team, this PE's node), and
+ * part (core/layout.h), the predefined teams (the world; the shared team, this PE's node), and
  * the hierarchy of a team whose members span nodes, which its barriers and collectives use.
- * Splits, which agree on slots and epochs with collectives, are coll/team.c's.
+ * Splits, which agree on slots and epochs with collectives, are coll/split.c's.
  */
 #include <stdlib.h>
 
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 
 SYMM_EXPORT struct symm_team symm_team_world;
 SYMM_EXPORT struct symm_team symm_team_shared;

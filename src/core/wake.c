@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "core/core.h"
 
 void symm_locate(const void *p, int *pe, uint64_t *off)
 {

@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "core/core.h"
 
 #define MAX_ADDRS 4
 /* A connect to one address of a peer gives up after this long and tries the next. */

@@ -29,8 +29,8 @@
  */
 #include <sched.h>
 
-#include "coll/coll.h"
-#include "core/state.h"
+#include "sync/sync.h"
+#include "core/core.h"
 
 /* A round's first wait spins this often (no pause) on the partner's word before the wake check:
  * long enough for a partner that arrives at about the same time. */

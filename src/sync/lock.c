@@ -16,7 +16,8 @@
 #include <limits.h>
 #include <sched.h>
 
-#include "core/state.h"
+#include "core/core.h"
+#include "sync/sync.h"
 #include "tl/tl.h"
 
 typedef struct ticket {

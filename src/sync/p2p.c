@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/state.h"
+#include "core/core.h"
+#include "sync/sync.h"
 
 typedef int (*sat_fn)(const void *elem, int cmp, const void *value);
 
@@ -148,106 +149,9 @@ static void check(const char *call, const void *ivars, size_t n, size_t size, in
                    values ? "indices" : "cmp_values");
 }
 
-#define CMP_BODY(T)                                                                              \
-    T a = __atomic_load_n((const T *)elem, __ATOMIC_ACQUIRE), b = *(const T *)value;            \
-    switch (cmp) {                                                                              \
-    case SHMEM_CMP_EQ: return a == b;                                                           \
-    case SHMEM_CMP_NE: return a != b;                                                           \
-    case SHMEM_CMP_GT: return a > b;                                                            \
-    case SHMEM_CMP_GE: return a >= b;                                                           \
-    case SHMEM_CMP_LT: return a < b;                                                            \
-    default: return a <= b;                                                                     \
-    }
-
-#define SET(NAME, T, IV, N, ST, VALS, VSTRIDE)                                                   \
-    (elem_set_t){.ivars = (const char *)(IV), .n = (N), .size = sizeof(T), .status = (ST),      \
-                 .cmp = cmp, .values = (const char *)(VALS), .vstride = (VSTRIDE),              \
-                 .sat = NAME##_sat}
-
-#define ENTRY(RET, NAME, T, OP, MODE, PARAMS, IV, N, ST, IDX, VALS, VSTRIDE)                     \
-    SYMM_EXPORT RET shmem_##NAME##_##OP PARAMS                                                  \
-    {                                                                                           \
-        elem_set_t s = SET(NAME, T, IV, N, ST, VALS, VSTRIDE);                                  \
-        check("shmem_" #NAME "_" #OP, IV, N, sizeof(T), cmp, VALS, IDX, MODE == WAIT_SOME ||    \
-              MODE == TEST_SOME);                                                               \
-        return (RET)run(MODE, &s, IDX);                                                         \
-    }
-
-#define WAIT_FAMILY(NAME, T)                                                                     \
-    static int NAME##_sat(const void *elem, int cmp, const void *value)                         \
-    {                                                                                           \
-        CMP_BODY(T)                                                                             \
-    }                                                                                           \
-    void symm_##NAME##_wait_one(const char *call, T *ivar, int cmp, T cmp_value);               \
-    void symm_##NAME##_wait_one(const char *call, T *ivar, int cmp, T cmp_value)                \
-    {                                                                                           \
-        elem_set_t s = SET(NAME, T, ivar, 1, NULL, &cmp_value, 0);                              \
-        check(call, ivar, 1, sizeof(T), cmp, &cmp_value, NULL, 0);                              \
-        run(WAIT_ALL, &s, NULL);                                                                \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME##_wait_until(T *ivar, int cmp, T cmp_value)                   \
-    {                                                                                           \
-        symm_##NAME##_wait_one("shmem_" #NAME "_wait_until", ivar, cmp, cmp_value);             \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME##_wait(T *ivar, T cmp_value)                                  \
-    {                                                                                           \
-        symm_##NAME##_wait_one("shmem_" #NAME "_wait", ivar, SHMEM_CMP_NE, cmp_value);          \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME##_wait_until_all(T *ivars, size_t nelems, const int *status,  \
-                                                   int cmp, T cmp_value)                        \
-    {                                                                                           \
-        elem_set_t s = SET(NAME, T, ivars, nelems, status, &cmp_value, 0);                      \
-        check("shmem_" #NAME "_wait_until_all", ivars, nelems, sizeof(T), cmp, &cmp_value,      \
-              NULL, 0);                                                                         \
-        run(WAIT_ALL, &s, NULL);                                                                \
-    }                                                                                           \
-    SYMM_EXPORT void shmem_##NAME##_wait_until_all_vector(T *ivars, size_t nelems,              \
-                                                          const int *status, int cmp,           \
-                                                          T *cmp_values)                        \
-    {                                                                                           \
-        elem_set_t s = SET(NAME, T, ivars, nelems, status, cmp_values, sizeof(T));              \
-        check("shmem_" #NAME "_wait_until_all_vector", ivars, nelems, sizeof(T), cmp,           \
-              cmp_values, NULL, 0);                                                             \
-        run(WAIT_ALL, &s, NULL);                                                                \
-    }                                                                                           \
-    ENTRY(size_t, NAME, T, wait_until_any, WAIT_ANY,                                            \
-          (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value), ivars, nelems,   \
-          status, NULL, &cmp_value, 0)                                                          \
-    ENTRY(size_t, NAME, T, wait_until_some, WAIT_SOME,                                          \
-          (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value), \
-          ivars, nelems, status, indices, &cmp_value, 0)                                        \
-    ENTRY(size_t, NAME, T, wait_until_any_vector, WAIT_ANY,                                     \
-          (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values), ivars, nelems, \
-          status, NULL, cmp_values, sizeof(T))                                                  \
-    ENTRY(size_t, NAME, T, wait_until_some_vector, WAIT_SOME,                                   \
-          (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,               \
-           T *cmp_values),                                                                      \
-          ivars, nelems, status, indices, cmp_values, sizeof(T))                                \
-    ENTRY(int, NAME, T, test, TEST_ALL, (T * ivar, int cmp, T cmp_value), ivar, 1, NULL, NULL,  \
-          &cmp_value, 0)                                                                        \
-    ENTRY(int, NAME, T, test_all, TEST_ALL,                                                     \
-          (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value), ivars, nelems,   \
-          status, NULL, &cmp_value, 0)                                                          \
-    ENTRY(size_t, NAME, T, test_any, TEST_ANY,                                                  \
-          (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value), ivars, nelems,   \
-          status, NULL, &cmp_value, 0)                                                          \
-    ENTRY(size_t, NAME, T, test_some, TEST_SOME,                                                \
-          (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value), \
-          ivars, nelems, status, indices, &cmp_value, 0)                                        \
-    ENTRY(int, NAME, T, test_all_vector, TEST_ALL,                                              \
-          (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values), ivars, nelems, \
-          status, NULL, cmp_values, sizeof(T))                                                  \
-    ENTRY(size_t, NAME, T, test_any_vector, TEST_ANY,                                           \
-          (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values), ivars, nelems, \
-          status, NULL, cmp_values, sizeof(T))                                                  \
-    ENTRY(size_t, NAME, T, test_some_vector, TEST_SOME,                                         \
-          (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,               \
-           T *cmp_values),                                                                      \
-          ivars, nelems, status, indices, cmp_values, sizeof(T))
-
-#define ROW(_, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN)                  \
-    SYMM_IF_##WAIT(WAIT_FAMILY(NAME, T))
-SYMM_TYPES(ROW, _)
+/* Per row with WAIT: its comparison (TYPE_sat), the wait on one variable and the shells,
+ * written by cmake/gen_api.c. */
+#include "sync/gen/typed_wait.c"
 
 SYMM_EXPORT void shmem_wait(long *ivar, long cmp_value)
 {
@@ -260,16 +164,10 @@ SYMM_EXPORT void shmem_wait_until(long *ivar, int cmp, long cmp_value)
 }
 
 /* ---- Signal waits ------------------------------------------------------------------------ */
-static int sig_sat(const void *elem, int cmp, const void *value)
-{
-    typedef uint64_t T;
-    CMP_BODY(T)
-}
-
 SYMM_EXPORT uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     elem_set_t s = {.ivars = (const char *)sig_addr, .n = 1, .size = 8, .cmp = cmp,
-                    .values = (const char *)&cmp_value, .sat = sig_sat};
+                    .values = (const char *)&cmp_value, .sat = uint64_sat};
 
     check("shmem_signal_wait_until", sig_addr, 1, 8, cmp, &cmp_value, NULL, 0);
     run(WAIT_ALL, &s, NULL);

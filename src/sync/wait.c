@@ -28,9 +28,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coll/coll.h"
+#include "sync/sync.h"
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 
 #define SLEEP_NS 2000000L
 /* Across nodes a PE that shares its CPU keeps yielding and polling the network this long

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
+ * src/tl: the transports, one folder each (ucx: PEs of other nodes; cuda: the GPU, its device
+ * window and the library's kernels; proxy: device requests to other nodes) and none.c where
+ * the build has no network. Below core, beside boot: a transport calls only base and what the
+ * core lends it at start (this header's ops and hooks); nothing here calls up.
+ *
  * Transports: what carries an operation to a PE whose memory this process does not map. The
  * core names the target by (PE, segment, offset): the segment is the symmetric heap or the
  * symmetric data segment, the offset the same on every PE. Each transport is one ops table in
  * a folder of its own; the load/store window needs none (its fast path is inline in
- * core/state.h). Every op takes the channel of the context that issued it (`chan`, a pointer
+ * core/fastpath.h). Every op takes the channel of the context that issued it (`chan`, a pointer
  * the context keeps for its transport): a transport keeps per-context state there (UCX: a
  * worker), made on first use; init sets the default context's.
  *
@@ -33,7 +38,7 @@
 #define SYMM_TL_NBI 1
 #define SYMM_TL_FLAG 2
 
-#include "core/status.h"
+#include "base/status.h"
 
 typedef enum { SYMM_SEG_HEAP = 0, SYMM_SEG_DATA = 1, SYMM_SEGS } symm_tl_seg_t;
 

@@ -19,7 +19,7 @@
 #include "../harness.h"
 #include "../nodes.h"
 #include "core/net.h"
-#include "core/state.h"
+#include "core/core.h"
 
 #define MIB ((size_t)1 << 20)
 #define NBLOCKS 3

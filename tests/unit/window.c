@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "core/core.h"
 #define TEST_WITHOUT_SHMEM
 #include "../harness.h"
 

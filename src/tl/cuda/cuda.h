@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/status.h"
+#include "base/status.h"
 #include "symm/impl/state.h"
 #include "tl/cuda/driver.h"
 

@@ -11,7 +11,7 @@
 
 #include <cuda.h>
 
-#include "core/status.h"
+#include "base/status.h"
 
 /* Every driver function used. A name that cuda.h maps to a versioned symbol (cuMemGetInfo ->
  * cuMemGetInfo_v2) is looked up by its plain name, which is what cuGetProcAddress expects. */

@@ -16,7 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "coll/coll.h"
+#include "core/core.h"
 
 /* Reserves n slots of stride bytes, aligned to SYMM_SLOT_ALIGN, mapping nothing. */
 static char *reserve(size_t n, size_t stride)

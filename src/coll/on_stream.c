@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "coll/coll.h"
-#include "coll/gpu.h"
+#include "coll/gpu_coll.h"
 #include "core/devheap.h"
 #include <shmemx_gpu.h>
 
@@ -182,37 +182,6 @@ SYMM_EXPORT int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, con
     return bcast("shmemx_broadcastmem_on_stream", team, dest, source, nelems, PE_root, stream);
 }
 
-/* The typed forms: the byte forms on nelems elements. */
-#define COLL_ON_STREAM(NAME, T)                                                                  \
-    SYMM_EXPORT int shmemx_##NAME##_alltoall_on_stream(shmem_team_t team, T *dest,             \
-                                                       const T *source, size_t nelems,          \
-                                                       struct CUstream_st *stream)              \
-    {                                                                                           \
-        const char *call = "shmemx_" #NAME "_alltoall_on_stream";                               \
-        return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,                       \
-                        bytes_of(call, nelems, sizeof(T)), 1, stream);                          \
-    }                                                                                           \
-    SYMM_EXPORT int shmemx_##NAME##_fcollect_on_stream(shmem_team_t team, T *dest,             \
-                                                       const T *source, size_t nelems,          \
-                                                       struct CUstream_st *stream)              \
-    {                                                                                           \
-        const char *call = "shmemx_" #NAME "_fcollect_on_stream";                               \
-        return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,                       \
-                        bytes_of(call, nelems, sizeof(T)), 0, stream);                          \
-    }                                                                                           \
-    SYMM_EXPORT int shmemx_##NAME##_broadcast_on_stream(shmem_team_t team, T *dest,            \
-                                                        const T *source, size_t nelems,         \
-                                                        int PE_root, struct CUstream_st *stream) \
-    {                                                                                           \
-        const char *call = "shmemx_" #NAME "_broadcast_on_stream";                              \
-        return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(T)), PE_root,      \
-                     stream);                                                                   \
-    }
-#define COLL_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN,  \
-                 TOALL, TOBIT, OLD, DEV)                                                        \
-    SYMM_IF_##DEV(SYMM_IF_##RMA(COLL_ON_STREAM(NAME, T)))
-SYMM_TYPE_TABLE(COLL_ROW, _)
-
 /* Reductions and reduce-scatters: kernels symm_k_reduce_KIND_OP and symm_k_rscatter_KIND_OP,
  * looked up on first use. A row of the type table with device forms reduces as the kind
  * (SYMM_GPU_KINDS) of its size, signedness and class. */
@@ -328,29 +297,9 @@ static int rscatter(const char *call, shmem_team_t team, void *dest, const void 
     return 0;
 }
 
-#define REDUCE_ON_STREAM(NAME, T, OP)                                                            \
-    SYMM_EXPORT int shmemx_##NAME##_##OP##_reduce_on_stream(                                    \
-        shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
-    {                                                                                           \
-        return reduce("shmemx_" #NAME "_" #OP "_reduce_on_stream", team, dest, source, nreduce, \
-                      SYMM_TYPE_##NAME, SYMM_OP_##OP, stream);                                  \
-    }                                                                                           \
-    SYMM_EXPORT int shmemx_##NAME##_##OP##_reducescatter_on_stream(                             \
-        shmem_team_t team, T *dest, const T *source, size_t nreduce, struct CUstream_st *stream) \
-    {                                                                                           \
-        return rscatter("shmemx_" #NAME "_" #OP "_reducescatter_on_stream", team, dest, source, \
-                        nreduce, SYMM_TYPE_##NAME, SYMM_OP_##OP, stream);                       \
-    }
-#define REDUCE_ROW(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN, SCAN, \
-                   TOALL, TOBIT, OLD, DEV)                                                      \
-    SYMM_IF_##DEV(SYMM_OPS_OF(REDUCE_ON_STREAM, NAME, T, BITRED, MINMAX, SUMPROD))
-SYMM_TYPE_TABLE(REDUCE_ROW, _)
-/* NVSHMEM's half and bfloat16 (nvshmem.h declares them with CUDA's types): 16-bit words. */
-#define REDUCE_ON_STREAM16(NAME, T, OP) REDUCE_ON_STREAM(NAME, uint16_t, OP)
-#define REDUCE_ROW16(A, NAME, T, RMA, AMO, EXT, BIT, WAIT, BITRED, MINMAX, SUMPROD, GEN, BGEN,   \
-                     SCAN, TOALL, TOBIT, OLD, DEV)                                              \
-    SYMM_OPS_ARITH(REDUCE_ON_STREAM16, NAME, T, MINMAX, SUMPROD)
-SYMM_TYPE_TABLE_NV(REDUCE_ROW16, _)
+/* The typed collectives, reductions and reduce-scatters (NVSHMEM's half and bfloat16 on 16-bit
+ * words), written by cmake/gen_api.c. */
+#include "coll/gen/typed_coll_stream.c"
 
 /* ---- Host collectives on device-heap buffers ------------------------------------------------ */
 int symm_gpu_holds(const void *addr)

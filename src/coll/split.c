@@ -19,7 +19,7 @@
 
 #include "coll/coll.h"
 #include "core/gpu.h"
-#include "core/state.h"
+#include "core/core.h"
 #include "tl/tl.h"
 
 /* A team handle for queries: NULL for SHMEM_TEAM_INVALID, fatal for a destroyed one. */
@@ -227,9 +227,9 @@ static void uid_wait(const char *call, uint64_t uid, struct symm_uid_rec *r, _At
                      uint32_t want, int pe)
 {
     for (unsigned spins = 0;; spins++) {
-        if ((uint32_t)symm_peer_amo(SYMM_AMO_FETCH, w, sizeof(*w), 0, pe, 1) >= want)
+        if ((uint32_t)symm_peer_amo(SYMM_AMO_FETCH, w, sizeof(*w), 0, pe) >= want)
             break;
-        if (spins % 64 == 63 && symm_peer_amo(SYMM_AMO_FETCH, &r->uid, 8, 0, pe, 1) != uid)
+        if (spins % 64 == 63 && symm_peer_amo(SYMM_AMO_FETCH, &r->uid, 8, 0, pe) != uid)
             symm_fatal("%s(uniqueid=%#llx): pe %d made %d more ids before every member of this "
                        "one joined", call, (unsigned long long)uid, pe, SYMM_TEAM_UIDS);
         if (spins < 64)
@@ -263,7 +263,7 @@ SYMM_EXPORT int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team
         symm_fatal("%s(npes=%d, pe_idx_in_team=%d): the job has %d PEs, the index must be in "
                    "0..npes-1", call, npes, pe_idx_in_team, symm_g.n_pes);
     r = &symm_internal(me)->team_uid[count % SYMM_TEAM_UIDS];
-    if (symm_peer_amo(SYMM_AMO_FETCH, &r->uid, 8, 0, maker, 1) != uniqueid)
+    if (symm_peer_amo(SYMM_AMO_FETCH, &r->uid, 8, 0, maker) != uniqueid)
         symm_fatal("%s(uniqueid=%#llx): pe %d has no record of this id (made %d or more ids "
                    "ago)", call, (unsigned long long)uniqueid, maker, SYMM_TEAM_UIDS);
 
@@ -274,13 +274,13 @@ SYMM_EXPORT int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team
     symm_full_fence();
     if (pe_idx_in_team < 2)
         symm_peer_amo(SYMM_AMO_SWAP, pe_idx_in_team ? (void *)&r->pe1 : (void *)&r->pe0, 4,
-                      (uint32_t)me, maker, 1);
-    symm_peer_amo(SYMM_AMO_ADD, &r->arrived, 4, 1, maker, 1);
+                      (uint32_t)me, maker);
+    symm_peer_amo(SYMM_AMO_ADD, &r->arrived, 4, 1, maker);
     uid_wait(call, uniqueid, r, &r->arrived, npes, maker);
 
     if (npes > 1) {
-        pe0 = (int32_t)symm_peer_amo(SYMM_AMO_FETCH, &r->pe0, 4, 0, maker, 1);
-        pe1 = (int32_t)symm_peer_amo(SYMM_AMO_FETCH, &r->pe1, 4, 0, maker, 1);
+        pe0 = (int32_t)symm_peer_amo(SYMM_AMO_FETCH, &r->pe0, 4, 0, maker);
+        pe1 = (int32_t)symm_peer_amo(SYMM_AMO_FETCH, &r->pe1, 4, 0, maker);
         stride = pe1 - pe0;
         if (stride < 1 || pe0 + (long)(npes - 1) * stride >= symm_g.n_pes ||
             me != pe0 + pe_idx_in_team * stride)
@@ -309,7 +309,7 @@ SYMM_EXPORT int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team
     else
         *new_team = team_new(pe0, stride, npes, pe_idx_in_team, slot, (uint32_t)hwm + 4, config,
                              config_mask);
-    symm_peer_amo(SYMM_AMO_ADD, &r->ready, 4, 1, maker, 1);
+    symm_peer_amo(SYMM_AMO_ADD, &r->ready, 4, 1, maker);
     uid_wait(call, uniqueid, r, &r->ready, npes, maker);
     return slot < 0 ? -1 : 0;
 }

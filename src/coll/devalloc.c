@@ -9,7 +9,8 @@
  */
 #include <stdio.h>
 
-#include "coll/gpu.h"
+#include "coll/coll.h"
+#include "coll/gpu_coll.h"
 #include "core/devheap.h"
 
 static void *dev_malloc(const char *call, size_t size, size_t align)

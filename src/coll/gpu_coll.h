@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * What the allocation calls and the host collectives ask of the GPU part in coll: the device
- * heap's collective allocation (coll/devheap.c) and collectives on device-heap buffers
- * (coll/stream.c). Built without CUDA, core/gpu_none.c answers: no address is in a device
+ * heap's collective allocation (coll/devalloc.c) and collectives on device-heap buffers
+ * (coll/on_stream.c). Built without CUDA, coll/nocuda.c answers: no address is in a device
  * heap, and what needs one ends the job with a message.
  */
 #ifndef SYMM_COLL_GPU_H
