@@ -21,10 +21,13 @@ static void print_build(void)
     shmem_info_get_version(&major, &minor);
     printf("symm %s, OpenSHMEM %d.%d (%s)\n", SYMM_VERSION_STRING, major, minor, name);
     printf("build:       %s, %s%s%s\n", SYMM_BUILD_TYPE, SYMM_BUILD_CC,
-           SYMM_BUILD_SANITIZE[0] ? ", sanitizer " : "", SYMM_BUILD_SANITIZE);
-    printf("transports:  shm (host heaps, same node; load/store)\n");
-    printf("bootstrap:   launcher (symmrun), %ssingle (a program started alone)\n",
-           SYMM_HAVE_PMIX ? "pmix (mpirun, srun; one node), " : "");
+           strcmp(SYMM_BUILD_SANITIZE, "OFF") && SYMM_BUILD_SANITIZE[0] ? ", sanitizer " : "",
+           strcmp(SYMM_BUILD_SANITIZE, "OFF") ? SYMM_BUILD_SANITIZE : "");
+    printf("transports:  shm (PEs of one node: load/store)%s\n",
+           SYMM_HAVE_UCX ? ", ucx (PEs of other nodes; libucp loaded at start, SYMM_UCX_LIB)" : "");
+    printf("bootstrap:   launcher (symmrun), %suid (shmemx_init_attr with a unique id), mpi "
+           "(shmemx_init_attr with an MPI communicator), single (a program started alone)\n",
+           SYMM_HAVE_PMIX ? "pmix (mpirun, srun), " : "");
 }
 
 int main(int argc, char **argv)
@@ -51,8 +54,8 @@ int main(int argc, char **argv)
         print_build();
         for (int pe = 1; pe < n; pe++)
             shmem_getmem(rows + (size_t)pe * n, rows + (size_t)pe * n, n, pe);
-        printf("job:         %d PEs; heap %s bytes per PE\n", n,
-               getenv("SHMEM_SYMMETRIC_SIZE") ? getenv("SHMEM_SYMMETRIC_SIZE") : "1G (default)");
+        printf("job:         %d PEs (the settings above: SHMEM_SYMMETRIC_SIZE is each PE's heap)\n",
+               n);
         printf("load/store reachability (row: from PE, column: to PE; 1 = shmem_ptr works):\n");
         printf("      ");
         for (int pe = 0; pe < n; pe++)

@@ -55,13 +55,15 @@ void symm_init(const char *call, int requested)
     gethostname(symm_g.host, sizeof(symm_g.host) - 1);
     symm_heap_card(&card);
     symm_wait_card(&card);
-    st = symm_boot_init(&card, sizeof(card), symm_net_open, &cards, &symm_g.boot);
+    st = symm_boot_init(&symm_g.params, &card, sizeof(card), symm_net_open, &cards, &symm_g.boot);
     if (st != SYMM_OK)
         symm_fatal("%s: cannot start the bootstrap: %s", call, symm_status_str(st));
     symm_g.cards = cards;
     symm_g.my_pe = symm_g.boot->rank;
     symm_g.n_pes = symm_g.boot->size;
     symm_g.thread_level = requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE : requested;
+    symm_debug("%s: the %s bootstrap started pe %d of %d", call, symm_g.boot->name,
+               symm_g.my_pe, symm_g.n_pes);
     symm_wait_init();
     symm_nodes_init();
     symm_team_init();
@@ -69,6 +71,8 @@ void symm_init(const char *call, int requested)
     if (st != SYMM_OK)
         symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,
                    symm_g.params.symmetric_size, symm_status_str(st));
+    symm_debug("%s: heap window of %d slots of %zu bytes (PEs %d to %d share memory)", call,
+               symm_g.win_n, symm_g.stride, symm_g.win_first, symm_g.win_first + symm_g.win_n - 1);
     free(symm_g.cards);
     symm_g.cards = NULL;
     watch_len = symm_watch_card(watch_card, sizeof(watch_card));
@@ -78,6 +82,9 @@ void symm_init(const char *call, int requested)
         symm_fatal("%s: %s", call, why);
     symm_watch_start(watch_cards);
     free(watch_cards);
+    symm_info("%s: pe %d of %d on %s, %d PEs of its node share memory, %s", call, symm_g.my_pe,
+              symm_g.n_pes, symm_g.host, symm_g.win_n,
+              symm_g.net ? "the others are reached over the network" : "no network");
     symm_g.initialized = 1;
     st = symm_gpu_init();
     if (st != SYMM_OK)

@@ -37,12 +37,16 @@ SYMM_EXPORT int shmem_init_thread(int requested, int *provided)
 
 SYMM_EXPORT int shmemx_get_uniqueid(shmemx_uniqueid_t *id)
 {
+    symm_params_t p;
+    char why[256];
     symm_status_t st;
 
     if (!id)
         symm_fatal("shmemx_get_uniqueid(id=NULL): no id to fill");
+    if (symm_params_load(&p, why, sizeof(why)) != SYMM_OK)
+        symm_fatal("shmemx_get_uniqueid: %s", why);
     id->version = (1 << 16) + (int)sizeof(*id);
-    st = symm_boot_uid_make(id->internal);
+    st = symm_boot_uid_make(id->internal, p.boot_addr);
     if (st != SYMM_OK)
         symm_fatal("shmemx_get_uniqueid: cannot make a unique id: %s", symm_status_str(st));
     return 0;

@@ -103,12 +103,16 @@ static symm_status_t start(const char *name, const symm_boot_ops_t **out)
     return SYMM_ERR_INVALID;
 }
 
-symm_status_t symm_boot_init(const void *card, size_t len, void (*spans_hosts)(void),
-                             void **cards, const symm_boot_ops_t **out)
+const symm_params_t *symm_boot_params;
+
+symm_status_t symm_boot_init(const symm_params_t *params, const void *card, size_t len,
+                             void (*spans_hosts)(void), void **cards,
+                             const symm_boot_ops_t **out)
 {
-    const char *name = getenv("SYMM_BOOT");
+    const char *name = params->boot;
     symm_status_t st;
 
+    symm_boot_params = params;
     *cards = NULL;
     if (symm_boot_req.how != SYMM_BOOT_ENV)
         name = symm_boot_req.how == SYMM_BOOT_UID ? "uid" : "mpi";

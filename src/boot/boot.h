@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "base/params.h"
 #include "base/status.h"
 
 typedef struct symm_boot_ops {
@@ -46,16 +47,18 @@ typedef struct symm_boot_ops {
     void (*finalize)(void);
 } symm_boot_ops_t;
 
-/* Picks the bootstrap from the environment (symmrun sets SYMM_BOOT=launcher) and connects.
- * On success *out points to the ops of the chosen bootstrap. `card` (`len` bytes) is what
+/* Picks the bootstrap from the settings `params` (symmrun sets SYMM_BOOT=launcher), which it
+ * keeps in symm_boot_params until the job ends, and connects. On success *out points to the ops of the chosen bootstrap. `card` (`len` bytes) is what
  * this PE tells every other at start; *cards receives every rank's, in rank order (malloc'd,
  * the caller frees it). The cards travel in the bootstrap's first exchange, so that a start
  * across hosts pays one fence for all of them. `spans_hosts` (may be NULL) is called before
  * that exchange where the bootstrap knows by then that the job's PEs run on several hosts:
  * the caller starts there what the network needs and nothing of the other PEs, while the
  * job's last PEs are still starting. */
-symm_status_t symm_boot_init(const void *card, size_t len, void (*spans_hosts)(void),
-                             void **cards, const symm_boot_ops_t **out);
+symm_status_t symm_boot_init(const symm_params_t *params, const void *card, size_t len,
+                             void (*spans_hosts)(void), void **cards,
+                             const symm_boot_ops_t **out);
+extern const symm_params_t *symm_boot_params;
 
 /* The card of this start and, once gathered, every rank's: symm_boot_init sets `mine` and
  * `len`; a bootstrap whose start gathers who runs where (fdx.h) fills `all` in the same
@@ -110,6 +113,8 @@ typedef int (*symm_boot_mpi_open_t)(void *comm, symm_boot_mpi_fns_t *out, char *
 /* The unique id (shmemx_uniqueid_t's internal bytes): made by one process of the job, which
  * then serves the rendezvous; the others reach it at the address it holds. */
 #define SYMM_BOOT_UID_BYTES 124
-symm_status_t symm_boot_uid_make(void *uid);
+/* `addr`: the numeric address others reach the maker at (SYMM_BOOT_ADDR), empty: the first
+ * interface that is up, else loopback. */
+symm_status_t symm_boot_uid_make(void *uid, const char *addr);
 
 #endif

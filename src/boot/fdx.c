@@ -79,8 +79,8 @@ symm_status_t symm_fdx_start(symm_fdx_t *x)
     mine->pid = (int64_t)getpid();
     /* SYMM_HOST_NAME stands in for the host's name: PEs of one machine that say different
      * names form the nodes of a job of several hosts, which is how that job is tested here. */
-    if (getenv("SYMM_HOST_NAME") && *getenv("SYMM_HOST_NAME"))
-        snprintf(mine->host, sizeof(mine->host), "%s", getenv("SYMM_HOST_NAME"));
+    if (*symm_boot_params->host_name)
+        snprintf(mine->host, sizeof(mine->host), "%s", symm_boot_params->host_name);
     else
         gethostname(mine->host, sizeof(mine->host) - 1);
     if (clen)

@@ -242,9 +242,8 @@ static symm_boot_ops_t launcher_ops = {
     .finalize = launcher_finalize,
 };
 
-static int env_int(const char *name, long lo, long hi)
+static int env_int(const char *name, const char *s, long lo, long hi)
 {
-    const char *s = getenv(name);
     char *end;
     long v;
 
@@ -263,21 +262,22 @@ static int env_int(const char *name, long lo, long hi)
 
 static symm_status_t read_env(const char **addr, uint8_t key[SYMM_BOOT_KEY_LEN])
 {
-    int size = env_int("SYMM_SIZE", 1, INT_MAX), rank;
+    const symm_params_t *p = symm_boot_params;
+    int size = env_int("SYMM_SIZE", p->size, 1, INT_MAX), rank;
 
     if (size < 0)
         return SYMM_ERR_INVALID;
-    rank = env_int("SYMM_RANK", 0, size - 1);
+    rank = env_int("SYMM_RANK", p->rank, 0, size - 1);
     if (rank < 0)
         return SYMM_ERR_INVALID;
     launcher_ops.rank = rank;
     launcher_ops.size = size;
-    *addr = getenv("SYMM_BOOT_ADDR");
+    *addr = p->boot_addr;
     if (!*addr || !**addr || strlen(*addr) > SYMM_BOOT_ADDR_MAX) {
         boot_error("SYMM_BOOT_ADDR='%s' is not a socket name", *addr ? *addr : "");
         return SYMM_ERR_INVALID;
     }
-    if (symm_boot_key_parse(getenv("SYMM_BOOT_KEY"), key)) {
+    if (symm_boot_key_parse(p->boot_key, key)) {
         boot_error("SYMM_BOOT_KEY is not %d hex digits", 2 * SYMM_BOOT_KEY_LEN);
         return SYMM_ERR_INVALID;
     }

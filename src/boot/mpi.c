@@ -74,7 +74,7 @@ static symm_boot_ops_t mpi_ops = {
 /* The plugin: SYMM_MPI_PLUGIN, else the one beside libsymm, else the loader's search. */
 static void *load_plugin(char *tried, size_t len)
 {
-    const char *env = getenv("SYMM_MPI_PLUGIN");
+    const char *env = symm_boot_params->mpi_plugin;
     Dl_info self;
     void *h;
 

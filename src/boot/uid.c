@@ -85,9 +85,8 @@ static struct {
 
 /* The address others reach the maker at: SYMM_BOOT_ADDR (a numeric address), else the first
  * non-loopback IPv4 interface that is up, else loopback. */
-static int pick_addr(struct sockaddr_storage *sa, socklen_t *len)
+static int pick_addr(const char *want, struct sockaddr_storage *sa, socklen_t *len)
 {
-    const char *want = getenv("SYMM_BOOT_ADDR");
     struct sockaddr_in *v4 = (struct sockaddr_in *)sa;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)sa;
     struct ifaddrs *ifs, *i;
@@ -125,7 +124,7 @@ static int pick_addr(struct sockaddr_storage *sa, socklen_t *len)
     return 0;
 }
 
-symm_status_t symm_boot_uid_make(void *out)
+symm_status_t symm_boot_uid_make(void *out, const char *addr)
 {
     struct sockaddr_storage sa;
     socklen_t len;
@@ -135,7 +134,7 @@ symm_status_t symm_boot_uid_make(void *out)
         close(made.fd);
     made.fd = -1;
     memset(id, 0, sizeof(*id));
-    if (pick_addr(&sa, &len) != 0)
+    if (pick_addr(addr, &sa, &len) != 0)
         return SYMM_ERR_INVALID;
     if (getrandom(id->secret, sizeof(id->secret), 0) != (ssize_t)sizeof(id->secret) ||
         getrandom(&id->key, sizeof(id->key), 0) != (ssize_t)sizeof(id->key))

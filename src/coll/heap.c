@@ -195,6 +195,7 @@ void *symm_heap_malloc(const char *call, size_t size, size_t align)
         symm_heap_prefault(symm_g.prefaulted, top, 1);
         symm_g.prefaulted = symm_round_up(top, 4096);
     }
+    symm_debug("%s(size=%zu): the block at offset %#zx of the heap", call, size, off);
     return symm_g.heap_base + off;
 }
 

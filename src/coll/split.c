@@ -147,6 +147,8 @@ static symm_team_t *team_new(int start, int stride, int size, int me, int slot, 
         t->boxed[k] = base;
     symm_coll_slot_init(slot, base);
     symm_gpu_team_add(t);
+    symm_debug("shmem_team_split: a team of %d PEs (start %d, stride %d) in slot %d, this PE "
+               "its number %d", size, start, stride, slot, me);
     return t;
 }
 

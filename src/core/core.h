@@ -24,7 +24,7 @@
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/net.h"
-#include "core/params.h"
+#include "base/params.h"
 #include "core/route.h"
 #include "core/state.h"
 #include "core/team.h"

@@ -118,7 +118,7 @@ static void load_params(const char *call)
  * job (mpirun, srun, a unique id, an MPI communicator that is a part of the world). */
 static int local_rank(int *local_size)
 {
-    const char *r = getenv("SYMM_LOCAL_RANK"), *s = getenv("SYMM_LOCAL_SIZE");
+    const char *r = symm_g.params.local_rank, *s = symm_g.params.local_size;
     const int *host = symm_g.boot->host;
     int rank = 0, size = 0;
 

@@ -16,12 +16,18 @@
 #include "core/core.h"
 #include "core/watch.h"
 
+/* Before the start knows the PE, the launcher's rank names it (SYMM_RANK), read from the
+ * settings where shmem_init loaded them, else from the table now. */
 static int prefix(char *buf, size_t len)
 {
-    const char *rank = getenv("SYMM_RANK");
+    const char *rank = symm_g.params.rank;
+    symm_params_t p;
+    char why[8];
 
     if (symm_g.n_pes > 0)
         return symm_log_prefix(buf, len, symm_g.my_pe, symm_g.host);
+    if (!rank && symm_params_load(&p, why, sizeof(why)) == SYMM_OK)
+        rank = p.rank;
     return symm_log_prefix(buf, len, rank ? atol(rank) : 0, NULL);
 }
 
@@ -59,21 +65,18 @@ void symm_fatal(const char *fmt, ...)
     _exit(1);
 }
 
-void symm_warn(const char *fmt, ...)
+/* Whether a message of `level` is written: up to SYMM_LOG_LEVEL once shmem_init has read the
+ * settings, up to warn before. */
+int symm_log_on(symm_level_t level)
 {
-    va_list ap;
-
-    va_start(ap, fmt);
-    emit(fmt, ap, NULL, 0);
-    va_end(ap);
+    return level <= symm_g.params.log_level;
 }
 
-void symm_info(const char *fmt, ...)
+void symm_log(symm_level_t level, const char *fmt, ...)
 {
     va_list ap;
 
-    if (strcmp(symm_g.params.log_level ? symm_g.params.log_level : "warn", "warn") == 0 ||
-        strcmp(symm_g.params.log_level, "error") == 0)
+    if (!symm_log_on(level))
         return;
     va_start(ap, fmt);
     emit(fmt, ap, NULL, 0);

@@ -484,7 +484,7 @@ symm_status_t symm_net_init(const void *mine, size_t len, void **riders, char *w
         .nreg = (int)(sizeof(reg) / sizeof(reg[0])),
         .allgatherv = allgatherv,
         .fatal = tl_fatal,
-        .info = symm_info,
+        .log = symm_log,
         .arrived = arrived,
         .default_chan = &symm_ctx_default.net,
         .am = symm_gpu_at_init(),

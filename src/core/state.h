@@ -26,7 +26,7 @@
 #include "boot/boot.h"
 #include "core/alloc.h"
 #include "core/layout.h"
-#include "core/params.h"
+#include "base/params.h"
 #include "core/team.h"
 
 /* What a PE tells every other at start, in the bootstrap's first exchange. */

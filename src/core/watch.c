@@ -341,7 +341,7 @@ size_t symm_watch_card(void *card, size_t cap)
     card_t mine = {.token = 0};
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
     socklen_t alen = sizeof(a);
-    const char *name = getenv("SYMM_HOST_NAME");
+    const char *name = symm_g.params.host_name;
     struct timespec t;
 
     if (symm_g.params.net_timeout <= 0 || symm_g.params.nodes > 1 || hosts_in_job() < 2 ||

@@ -53,7 +53,6 @@ static long cpus;
  * own: two PEs bound to two CPUs share two), from the start's cards. */
 static long job_cpus(void)
 {
-    const char *env = getenv("SYMM_CPUS");
     cpu_set_t set, one;
 
     CPU_ZERO(&set);
@@ -61,8 +60,8 @@ static long job_cpus(void)
         memcpy(&one, symm_g.cards[i].cpus, sizeof(one));
         CPU_OR(&set, &set, &one);
     }
-    if (env && atol(env) > 0)
-        return atol(env);
+    if (symm_g.params.cpus > 0)
+        return symm_g.params.cpus;
     return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
 }
 

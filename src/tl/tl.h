@@ -38,6 +38,7 @@
 #define SYMM_TL_NBI 1
 #define SYMM_TL_FLAG 2
 
+#include "base/params.h"
 #include "base/status.h"
 
 typedef enum { SYMM_SEG_HEAP = 0, SYMM_SEG_DATA = 1, SYMM_SEGS } symm_tl_seg_t;
@@ -75,8 +76,8 @@ typedef struct symm_tl_range {
 
 /* What the core lends a transport: the job, its bootstrap's allgather of records of any
  * length (every PE's back to back in *out, malloc'd; lens[pe] each one's), the one error path
- * (prints "call: message" as every fatal error does and ends the job), the logger's info level
- * (a line when SYMM_LOG_LEVEL is info or above), and a call for when data from a peer has
+ * (prints "call: message" as every fatal error does and ends the job), the logger (a line
+ * where SYMM_LOG_LEVEL lets the level through), and a call for when data from a peer has
  * arrived (wakes this PE's sleeping waiters). */
 typedef struct symm_tl_env {
     int rank;
@@ -91,7 +92,7 @@ typedef struct symm_tl_env {
     int nreg;                   /* of length 0: this PE has nothing there) */
     symm_status_t (*allgatherv)(const void *in, size_t len, void **out, size_t *lens);
     __attribute__((noreturn, format(printf, 1, 2))) void (*fatal)(const char *fmt, ...);
-    __attribute__((format(printf, 1, 2))) void (*info)(const char *fmt, ...);
+    __attribute__((format(printf, 2, 3))) void (*log)(symm_level_t level, const char *fmt, ...);
     void (*arrived)(void);
     void **default_chan;       /* the default context's channel, which init sets */
     int am;                    /* active messages will be used (am_handler, am_send) */

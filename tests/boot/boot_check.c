@@ -37,6 +37,19 @@
 static const symm_boot_ops_t *boot;
 static int me = -1, npes, spanned;
 
+/* The settings as the environment has them now (the library's table), for symm_boot_init. */
+static const symm_params_t *settings(void)
+{
+    static symm_params_t p;
+    char why[256];
+
+    if (symm_params_load(&p, why, sizeof(why)) != SYMM_OK) {
+        fprintf(stderr, "boot_check: %s\n", why);
+        exit(2);
+    }
+    return &p;
+}
+
 /* symm_boot_init's note that the job spans hosts. */
 static void spans_hosts(void)
 {
@@ -51,7 +64,7 @@ static void start(void)
     char *cards;
 
     snprintf(card, sizeof(card), "p%011d", (int)getpid());
-    if (symm_boot_init(card, sizeof(card), spans_hosts, (void **)&cards, &boot)) {
+    if (symm_boot_init(settings(), card, sizeof(card), spans_hosts, (void **)&cards, &boot)) {
         fprintf(stderr, "boot_check: symm_boot_init failed\n");
         exit(1);
     }
@@ -321,7 +334,7 @@ static int spawn_orphan(void)
         TEST_WAIT(getppid() != mid, "the orphan's parent to exit");
         void *cards;
 
-        ok = symm_boot_init(NULL, 0, NULL, &cards, &boot) == 0;
+        ok = symm_boot_init(settings(), NULL, 0, NULL, &cards, &boot) == 0;
         _exit(write(p[1], &ok, 1) == 1 ? 0 : 1);
     }
     close(p[1]);
@@ -376,7 +389,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "--plain"))
         return atoi(arg);
     if (!strcmp(mode, "--init-only"))
-        return symm_boot_init(NULL, 0, NULL, (void **)&mode, &boot) ? 3 : 0;
+        return symm_boot_init(settings(), NULL, 0, NULL, (void **)&mode, &boot) ? 3 : 0;
     if (!strcmp(mode, "--intruders"))
         return intruders(argv[0]);
     fprintf(stderr, "boot_check: unknown mode '%s'\n", mode);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/params.h"
+#include "base/params.h"
 #define TEST_WITHOUT_SHMEM
 #include "../harness.h"
 
@@ -105,7 +105,7 @@ static void test_bools(void)
 
 static const char *vars[] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG",        "SHMEM_INFO",
                              "SHMEM_VERSION",        "SYMM_LOG_LEVEL",     "SYMM_HEAP_PREFAULT",
-                             "SYMM_SPIN_US",         "SYMM_STATIC_DATA"};
+                             "SYMM_SPIN_US",         "SYMM_STATIC_DATA",   "SYMM_CPUS"};
 
 static void clear_env(void)
 {
@@ -143,7 +143,7 @@ static void test_load(void)
            p.info, p.version);
     EXPECT(p.prefault == 1 && p.static_data == 1 && p.spin_us == -1, "defaults %d %d %ld",
            p.prefault, p.static_data, p.spin_us);
-    EXPECT(p.log_level && !strcmp(p.log_level, "warn"), "default log level");
+    EXPECT(p.log_level == SYMM_LEVEL_WARN, "default log level %d", (int)p.log_level);
 
     setenv("SHMEM_SYMMETRIC_SIZE", "48M", 1);
     setenv("SHMEM_DEBUG", "yes", 1);
@@ -159,7 +159,7 @@ static void test_load(void)
            p.version);
     EXPECT(p.prefault == 0 && p.static_data == 0 && p.spin_us == 250, "set %d %d %ld", p.prefault,
            p.static_data, p.spin_us);
-    EXPECT(p.log_level && !strcmp(p.log_level, "debug"), "log level");
+    EXPECT(p.log_level == SYMM_LEVEL_DEBUG, "log level %d", (int)p.log_level);
 
     /* The printout lists every variable. */
     char *text = NULL;
@@ -183,6 +183,42 @@ static void test_load(void)
     load_bad("SYMM_SPIN_US", "fast");
     load_bad("SYMM_SPIN_US", "12x");
     load_bad("SYMM_STATIC_DATA", "nope");
+    load_bad("SYMM_LOG_LEVEL", "verbose");
+    load_bad("SYMM_CPUS", "two");
+}
+
+/* Every level the table's help names parses to its own value, in order, and back to its
+ * name; the printout shows a secret only as set. */
+static void test_levels(void)
+{
+    const char *names[] = {"error", "warn", "info", "debug", "trace"};
+    symm_level_t got, last = SYMM_LEVEL_ERROR;
+    symm_params_t p;
+    char why[256] = "", *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        EXPECT(symm_parse_level(names[i], &got) == SYMM_OK, "level '%s' refused", names[i]);
+        EXPECT(i == 0 || got > last, "level '%s' is not above the one before", names[i]);
+        EXPECT(!strcmp(symm_level_name(got), names[i]), "level '%s' named '%s'", names[i],
+               symm_level_name(got));
+        last = got;
+    }
+    EXPECT(symm_parse_level("TRACE", &got) == SYMM_OK && got == SYMM_LEVEL_TRACE,
+           "level names are not case-blind");
+    clear_env();
+    setenv("SYMM_BOOT_KEY", "00112233445566778899aabbccddeeff", 1);
+    EXPECT(symm_params_load(&p, why, sizeof(why)) == SYMM_OK, "with a key: %s", why);
+    f = open_memstream(&text, &len);
+    if (f) {
+        symm_params_print(&p, f, "");
+        fclose(f);
+        EXPECT(strstr(text, "SYMM_BOOT_KEY") && !strstr(text, "00112233"),
+               "the printout shows the key's value");
+        free(text);
+    }
+    unsetenv("SYMM_BOOT_KEY");
 }
 
 int main(void)
@@ -190,5 +226,6 @@ int main(void)
     test_sizes();
     test_bools();
     test_load();
+    test_levels();
     return test_finish("unit_params");
 }

@@ -803,8 +803,8 @@ static void ucx_fini(void)
     if (U.wakefd >= 0)
         close(U.wakefd);
     U.wakefd = -1;
-    if (U.ctx && U.env.info)
-        U.env.info("ucx: %d endpoints opened to %d peers", U.opened, U.peers);
+    if (U.ctx && U.env.log)
+        U.env.log(SYMM_LEVEL_INFO, "ucx: %d endpoints opened to %d peers", U.opened, U.peers);
     for (int i = 0; i < U.nctxw; i++) {
         worker_close(U.ctxw[i]);
         free(U.ctxw[i]);
@@ -996,6 +996,7 @@ static __attribute__((noinline)) ucp_ep_h ep_open(worker_t *wk, const char *call
     for (int i = 0; i < next; i++)
         check(unpack_one(wk, i, pe, ep), call, "key unpacking", pe);
     U.opened++;
+    U.env.log(SYMM_LEVEL_TRACE, "%s: ucx endpoint %d opened, to pe %d", call, U.opened, pe);
     U.peers += !U.peer[pe];
     U.peer[pe] = 1;
     atomic_store_explicit(&wk->ep[pe], ep, memory_order_release);

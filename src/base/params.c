@@ -4,7 +4,7 @@
  * Parsing of the settings table. Values come from the environment only; a bad value is an
  * error at start, never silently replaced by the default.
  */
-#include "core/params.h"
+#include "base/params.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -83,17 +83,38 @@ static symm_status_t parse_str(const char *s, const char **out)
     return SYMM_OK;
 }
 
+static const char *const levels[] = {"error", "warn", "info", "debug", "trace"};
+
+symm_status_t symm_parse_level(const char *s, symm_level_t *out)
+{
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+        if (!strcasecmp(s, levels[i])) {
+            *out = (symm_level_t)((int)i + SYMM_LEVEL_ERROR);
+            return SYMM_OK;
+        }
+    return SYMM_ERR_INVALID;
+}
+
+const char *symm_level_name(symm_level_t level)
+{
+    unsigned i = (unsigned)(level - SYMM_LEVEL_ERROR);
+
+    return i < sizeof(levels) / sizeof(levels[0]) ? levels[i] : "?";
+}
+
 #define parse_SIZE symm_parse_size
 #define parse_BOOL symm_parse_bool
 #define parse_INT parse_int
 #define parse_STR parse_str
+#define parse_LEVEL symm_parse_level
+#define parse_SECRET parse_str
 
 symm_status_t symm_params_load(symm_params_t *out, char *why, size_t why_len)
 {
     symm_params_t p;
     const char *v;
 
-#define SYMM_PARAM(field, kind, var, def, help)                                                  \
+#define SYMM_PARAM(field, kind, who, var, def, help)                                             \
     v = getenv(var);                                                                            \
     if (parse_##kind(def, &p.field) != SYMM_OK)                                                 \
         abort();                                                                                \
@@ -101,7 +122,7 @@ symm_status_t symm_params_load(symm_params_t *out, char *why, size_t why_len)
         snprintf(why, why_len, "bad value %s='%s' (%s)", var, v, help);                         \
         return SYMM_ERR_INVALID;                                                                \
     }
-#include "core/params.def"
+#include "base/params.def"
 #undef SYMM_PARAM
     *out = p;
     return SYMM_OK;
@@ -110,14 +131,23 @@ symm_status_t symm_params_load(symm_params_t *out, char *why, size_t why_len)
 static void print_SIZE(FILE *f, size_t v) { fprintf(f, "%zu", v); }
 static void print_BOOL(FILE *f, int v) { fprintf(f, "%d", v); }
 static void print_INT(FILE *f, long v) { fprintf(f, "%ld", v); }
-static void print_STR(FILE *f, const char *v) { fprintf(f, "%s", v); }
+static void print_STR(FILE *f, const char *v) { fprintf(f, "%s", *v ? v : "(empty)"); }
+static void print_LEVEL(FILE *f, symm_level_t v) { fprintf(f, "%s", symm_level_name(v)); }
+static void print_SECRET(FILE *f, const char *v) { fprintf(f, "%s", *v ? "(secret)" : "(empty)"); }
 
+static const char *const whose[] = {[SYMM_WHO_USER] = "",
+                                    [SYMM_WHO_LAUNCHER] = " [the launcher's]",
+                                    [SYMM_WHO_TOOL] = " [symmcc's or Python's]"};
+
+/* Every row: the variable, its value (a secret as set or unset), whether it is set, whose it
+ * is, its default and what it does. */
 void symm_params_print(const symm_params_t *p, FILE *f, const char *prefix)
 {
-#define SYMM_PARAM(field, kind, var, def, help)                                                  \
+#define SYMM_PARAM(field, kind, who, var, def, help)                                             \
     fprintf(f, "%s%-22s ", prefix, var);                                                        \
     print_##kind(f, p->field);                                                                  \
-    fprintf(f, "%s  (default %s) %s\n", getenv(var) ? " [set]" : "", def, help);
-#include "core/params.def"
+    fprintf(f, "%s%s  (default %s) %s\n", getenv(var) ? " [set]" : "", whose[SYMM_WHO_##who],    \
+            *def ? def : "none", help);
+#include "base/params.def"
 #undef SYMM_PARAM
 }
