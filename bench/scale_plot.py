@@ -17,13 +17,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa: E402
 
 
+def plotted(layout):
+    """symmrun, oshrun and hK (symm over K test hosts); the floor's runs (fK) and the target's
+    alternating runs (rhK, rfK) are the page's tables, not its curves."""
+    return layout in ("symmrun", "oshrun") or (layout[:1] == "h" and layout[1:].isdigit())
+
+
 def read(path):
     """Every run that gave figures: {layout: {pes: {key: value}}}."""
     runs = {}
     with open(path) as f:
         for line in f:
             kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
-            if kv.get("done") != "1":
+            if kv.get("done") != "1" or not plotted(kv.get("layout", "")):
                 continue
             runs.setdefault(kv["layout"], {})[int(kv["pes"])] = kv
     return runs
