@@ -256,33 +256,37 @@ static const routine_t amo_old_std[] = {
  * window (a posted one could be overtaken by a later one on another context's worker). */
 static const routine_t amo_steps[] = {
     {"T", "@_fetch", "shmem_ctx_t ctx, const char *call, const T *src, int pe", NULL,
-     "T r, z = 0, *p = amo_at(call, src, sizeof(T), pe);\n"
+     "symm_tl_amo_t a;\n"
+     "T r, z = 0, *p = amo_at(call, src, sizeof(T), pe, &a);\n"
      "if (SYMM_UNLIKELY(!p))\n"
-     "    net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(T), &z, NULL, pe, &r);\n"
+     "    net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);\n"
      "else\n"
      "    __atomic_load(p, &r, __ATOMIC_SEQ_CST);\n"
      "return r;"},
     {"T", "@_swap", "shmem_ctx_t ctx, const char *call, T *dest, T v, int pe", NULL,
-     "T r, *p = amo_at(call, dest, sizeof(T), pe);\n"
+     "symm_tl_amo_t a;\n"
+     "T r, *p = amo_at(call, dest, sizeof(T), pe, &a);\n"
      "if (SYMM_UNLIKELY(!p)) {\n"
-     "    net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(T), &v, NULL, pe, &r);\n"
+     "    net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);\n"
      "    return r;\n"
      "}\n"
      "__atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);\n"
      "symm_wake(pe, p, sizeof(T));\n"
      "return r;"},
     {"void", "@_set", "shmem_ctx_t ctx, const char *call, T *dest, T v, int pe", NULL,
-     "T r, *p = amo_at(call, dest, sizeof(T), pe);\n"
+     "symm_tl_amo_t a;\n"
+     "T r, *p = amo_at(call, dest, sizeof(T), pe, &a);\n"
      "if (SYMM_UNLIKELY(!p)) {\n"
-     "    net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(T), &v, NULL, pe, &r);\n"
+     "    net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);\n"
      "    return;\n"
      "}\n"
      "__atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);\n"
      "symm_wake(pe, p, sizeof(T));"},
     {"T", "@_cswap", "shmem_ctx_t ctx, const char *call, T *dest, T cond, T v, int pe", NULL,
-     "T r, *p = amo_at(call, dest, sizeof(T), pe);\n"
+     "symm_tl_amo_t a;\n"
+     "T r, *p = amo_at(call, dest, sizeof(T), pe, &a);\n"
      "if (SYMM_UNLIKELY(!p)) {\n"
-     "    net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(T), &v, &cond, pe, &r);\n"
+     "    net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);\n"
      "    return r;\n"
      "}\n"
      "__atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\n"
@@ -292,9 +296,10 @@ static const routine_t amo_steps[] = {
 /* Read-modify-write by operator % (add, and the bitwise ones; ~ is its SYMM_AMO_ name). */
 static const routine_t amo_rmw[] = {
     {"T", "@_fetch_%", "shmem_ctx_t ctx, const char *call, T *dest, T v, int pe", NULL,
-     "T r = 0, *p = amo_at(call, dest, sizeof(T), pe);\n"
+     "symm_tl_amo_t a;\n"
+     "T r = 0, *p = amo_at(call, dest, sizeof(T), pe, &a);\n"
      "if (SYMM_UNLIKELY(!p)) {\n"
-     "    net_op(ctx, call, SYMM_AMO_~, dest, sizeof(T), &v, NULL, pe, &r);\n"
+     "    net_op(ctx, call, &a, SYMM_AMO_~, &v, NULL, &r);\n"
      "    return r;\n"
      "}\n"
      "r = __atomic_fetch_%(p, v, __ATOMIC_SEQ_CST);\n"
@@ -519,17 +524,17 @@ static const routine_t stream[] = {
     "           stream);"
 static const routine_t stream_rma[] = {
     {"void", "shmemx_@_put_on_stream", "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
-     "shmem_@_put enqueued on stream", STREAM_RMA("1")},
+     "shmem_@_put enqueued on stream", STREAM_RMA("SYMM_PUT")},
     {"void", "shmemx_@_get_on_stream", "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
-     "shmem_@_get enqueued on stream", STREAM_RMA("0")},
+     "shmem_@_get enqueued on stream", STREAM_RMA("SYMM_GET")},
     {"void", "shmemx_@_put_nbi_on_stream",
      "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
      "shmem_@_put_nbi enqueued on stream: complete when the stream reaches later work",
-     STREAM_RMA("1")},
+     STREAM_RMA("SYMM_PUT")},
     {"void", "shmemx_@_get_nbi_on_stream",
      "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
      "shmem_@_get_nbi enqueued on stream: complete when the stream reaches later work",
-     STREAM_RMA("0")},
+     STREAM_RMA("SYMM_GET")},
     {"void", "shmemx_@_p_on_stream", "T *dest, const T value, int pe" ON_STREAM,
      "shmem_@_p enqueued on stream (value is taken at the call)",
      "p(#, dest, bits_of(&value, sizeof(T)), sizeof(T), pe, stream);"},
@@ -538,10 +543,10 @@ static const routine_t stream_rma[] = {
      "T v;\ng(#, &v, source, sizeof(T), pe, stream);\nreturn v;"},
     {"void", "shmemx_@_iput_on_stream",
      "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe" ON_STREAM,
-     "shmem_@_iput enqueued on stream", STREAM_STRIDED("1")},
+     "shmem_@_iput enqueued on stream", STREAM_STRIDED("SYMM_PUT")},
     {"void", "shmemx_@_iget_on_stream",
      "T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe" ON_STREAM,
-     "shmem_@_iget enqueued on stream", STREAM_STRIDED("0")},
+     "shmem_@_iget enqueued on stream", STREAM_STRIDED("SYMM_GET")},
     {"void", "shmemx_@_put_signal_on_stream",
      "T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
      "int sig_op, int pe" ON_STREAM,
@@ -554,24 +559,24 @@ static const routine_t stream_rma[] = {
 static const routine_t stream_sized[] = {
     {"void", "shmemx_put@_on_stream",
      "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
-     "shmem_put@ enqueued on stream", STREAM_RMA("1")},
+     "shmem_put@ enqueued on stream", STREAM_RMA("SYMM_PUT")},
     {"void", "shmemx_get@_on_stream",
      "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
-     "shmem_get@ enqueued on stream", STREAM_RMA("0")},
+     "shmem_get@ enqueued on stream", STREAM_RMA("SYMM_GET")},
     {"void", "shmemx_put@_nbi_on_stream",
      "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
-     "shmem_put@_nbi enqueued on stream", STREAM_RMA("1")},
+     "shmem_put@_nbi enqueued on stream", STREAM_RMA("SYMM_PUT")},
     {"void", "shmemx_get@_nbi_on_stream",
      "void *dest, const void *source, size_t nelems, int pe" ON_STREAM,
-     "shmem_get@_nbi enqueued on stream", STREAM_RMA("0")},
+     "shmem_get@_nbi enqueued on stream", STREAM_RMA("SYMM_GET")},
     {"void", "shmemx_iput@_on_stream",
      "void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
      "int pe" ON_STREAM,
-     "shmem_iput@ enqueued on stream", STREAM_STRIDED("1")},
+     "shmem_iput@ enqueued on stream", STREAM_STRIDED("SYMM_PUT")},
     {"void", "shmemx_iget@_on_stream",
      "void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
      "int pe" ON_STREAM,
-     "shmem_iget@ enqueued on stream", STREAM_STRIDED("0")},
+     "shmem_iget@ enqueued on stream", STREAM_STRIDED("SYMM_GET")},
     {"void", "shmemx_put@_signal_on_stream",
      "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
      "int sig_op, int pe" ON_STREAM,

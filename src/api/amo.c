@@ -14,8 +14,8 @@
 #include "tl/tl.h"
 
 /* The target of an AMO: symmetric, on a reachable PE, naturally aligned; NULL when the PE is
- * on another node (the operation goes over the network). */
-SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe)
+ * on another node, where *net is the word's place there for net_op. */
+SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe, symm_tl_amo_t *net)
 {
     void *q;
 
@@ -23,7 +23,7 @@ SYMM_INLINE void *amo_at(const char *call, const void *p, size_t size, int pe)
         symm_fatal("%s(dest=%p, pe=%d): address is not aligned to the %zu-byte element", call, p,
                    pe, size);
     q = symm_xlate_fast(p, size, pe);
-    return SYMM_LIKELY(q != NULL) ? q : symm_amo_target(call, p, size, pe);
+    return SYMM_LIKELY(q != NULL) ? q : symm_amo_target(call, p, size, pe, net);
 }
 
 /* A value of an AMO type as the bits of a word, and back. */
@@ -34,15 +34,18 @@ SYMM_INLINE uint64_t bits_of(const void *v, size_t size)
     memcpy(&b, v, size);
     return b;
 }
-/* The operation over the network; the old value lands in *out when out is not NULL. */
-SYMM_INLINE void net_op(shmem_ctx_t ctx, const char *call, int op, const void *dest, size_t size,
-                        const void *v, const void *cond, int pe, void *out)
+/* The operation op over the network on the word amo_at placed in *a; it waits for the reply,
+ * and the old value lands in *out. */
+SYMM_INLINE void net_op(shmem_ctx_t ctx, const char *call, symm_tl_amo_t *a, symm_amo_op_t op,
+                        const void *v, const void *cond, void *out)
 {
-    uint64_t r = symm_amo_net(ctx, call, op, dest, size, bits_of(v, size),
-                              cond ? bits_of(cond, size) : 0, pe, out != NULL);
+    uint64_t r;
 
-    if (out)
-        memcpy(out, &r, size);
+    a->op = op;
+    a->value = bits_of(v, a->size);
+    a->cond = cond ? bits_of(cond, a->size) : 0;
+    r = symm_amo_net(ctx, call, a, SYMM_TL_WAIT);
+    memcpy(out, &r, a->size);
 }
 
 #include "api/gen/typed_amo.c"

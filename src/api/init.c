@@ -8,6 +8,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api/api.h"
@@ -36,6 +37,19 @@ static void print_banner(void)
     fflush(stdout);
 }
 
+/* Seconds since `*t`, which becomes now: the time of each step of the start, for the debug
+ * level's lines. */
+static double step(struct timespec *t)
+{
+    struct timespec now;
+    double d;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    d = (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) * 1e-9;
+    *t = now;
+    return d;
+}
+
 void symm_init(const char *call, int requested)
 {
     static int registered;
@@ -44,10 +58,12 @@ void symm_init(const char *call, int requested)
     char watch_card[256];
     size_t watch_len;
     void *cards, *watch_cards;
+    struct timespec t;
     symm_status_t st;
 
     if (symm_g.initialized)
         return;
+    clock_gettime(CLOCK_MONOTONIC, &t);
     if (symm_g.finalized)
         symm_fatal("%s: the library was finalized; it cannot be initialized again", call);
     if (symm_params_load(&symm_g.params, why, sizeof(why)) != SYMM_OK)
@@ -62,8 +78,8 @@ void symm_init(const char *call, int requested)
     symm_g.my_pe = symm_g.boot->rank;
     symm_g.n_pes = symm_g.boot->size;
     symm_g.thread_level = requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE : requested;
-    symm_debug("%s: the %s bootstrap started pe %d of %d", call, symm_g.boot->name,
-               symm_g.my_pe, symm_g.n_pes);
+    symm_debug("%s: the %s bootstrap started pe %d of %d (%.3f s)", call, symm_g.boot->name,
+               symm_g.my_pe, symm_g.n_pes, step(&t));
     symm_wait_init();
     symm_nodes_init();
     symm_team_init();
@@ -71,13 +87,16 @@ void symm_init(const char *call, int requested)
     if (st != SYMM_OK)
         symm_fatal("%s: cannot set up the symmetric heap (%zu bytes): %s", call,
                    symm_g.params.symmetric_size, symm_status_str(st));
-    symm_debug("%s: heap window of %d slots of %zu bytes (PEs %d to %d share memory)", call,
-               symm_g.win_n, symm_g.stride, symm_g.win_first, symm_g.win_first + symm_g.win_n - 1);
+    symm_debug("%s: heap window of %d slots of %zu bytes (PEs %d to %d share memory; %.3f s)",
+               call, symm_g.win_n, symm_g.stride, symm_g.win_first,
+               symm_g.win_first + symm_g.win_n - 1, step(&t));
     free(symm_g.cards);
     symm_g.cards = NULL;
     watch_len = symm_watch_card(watch_card, sizeof(watch_card));
     if (symm_net_init(watch_card, watch_len, &watch_cards, why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
+    symm_debug("%s: the network %s (%.3f s)", call, symm_g.net ? "started" : "is not used",
+               step(&t));
     if (symm_copy_setup(symm_g.params.cache_info, symm_g.win_n, why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
     symm_watch_start(watch_cards);
@@ -93,7 +112,9 @@ void symm_init(const char *call, int requested)
         registered = 1;
         atexit(at_exit);
     }
+    symm_debug("%s: copies, host watch and GPU set up (%.3f s)", call, step(&t));
     symm_barrier_world();
+    symm_debug("%s: the first barrier (%.3f s)", call, step(&t));
     /* The start's tables of every PE (cards, records) are freed by now: their pages go back,
      * so what a PE holds after start is what it keeps. */
     malloc_trim(0);

@@ -28,7 +28,7 @@ SYMM_INLINE size_t span(const char *call, size_t nelems, size_t size)
 }
 
 SYMM_INLINE void put_any(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
-                         size_t nelems, size_t size, int pe, int nbi)
+                         size_t nelems, size_t size, int pe, symm_rma_op_t op)
 {
     size_t n;
 
@@ -46,24 +46,24 @@ SYMM_INLINE void put_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
             memcpy(p, source, n);
         symm_wake_hint(pe, p, n);
     } else {
-        symm_rma_slow(ctx, call, dest, source, n, pe, nbi ? SYMM_PUT_NBI : SYMM_PUT);
+        symm_rma_slow(ctx, call, dest, source, n, pe, op);
     }
 }
 
 SYMM_INLINE void put_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                           size_t nelems, size_t size, int pe)
 {
-    put_any(ctx, call, dest, source, nelems, size, pe, 0);
+    put_any(ctx, call, dest, source, nelems, size, pe, SYMM_PUT);
 }
 
 SYMM_INLINE void put_nbi_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                               size_t nelems, size_t size, int pe)
 {
-    put_any(ctx, call, dest, source, nelems, size, pe, 1);
+    put_any(ctx, call, dest, source, nelems, size, pe, SYMM_PUT_NBI);
 }
 
 SYMM_INLINE void get_any(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
-                         size_t nelems, size_t size, int pe, int nbi)
+                         size_t nelems, size_t size, int pe, symm_rma_op_t op)
 {
     size_t n;
 
@@ -80,19 +80,19 @@ SYMM_INLINE void get_any(shmem_ctx_t ctx, const char *call, void *dest, const vo
         else
             memcpy(dest, p, n);
     } else
-        symm_rma_slow(ctx, call, dest, source, n, pe, nbi ? SYMM_GET_NBI : SYMM_GET);
+        symm_rma_slow(ctx, call, dest, source, n, pe, op);
 }
 
 SYMM_INLINE void get_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                           size_t nelems, size_t size, int pe)
 {
-    get_any(ctx, call, dest, source, nelems, size, pe, 0);
+    get_any(ctx, call, dest, source, nelems, size, pe, SYMM_GET);
 }
 
 SYMM_INLINE void get_nbi_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                               size_t nelems, size_t size, int pe)
 {
-    get_any(ctx, call, dest, source, nelems, size, pe, 1);
+    get_any(ctx, call, dest, source, nelems, size, pe, SYMM_GET_NBI);
 }
 
 /* Strided transfers; strides count elements. The symmetric side's whole extent is translated
@@ -100,8 +100,9 @@ SYMM_INLINE void get_nbi_body(shmem_ctx_t ctx, const char *call, void *dest, con
  * through the slow path. */
 SYMM_INLINE void strided(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe,
-                         int put)
+                         symm_rma_op_t op)
 {
+    const int put = symm_rma_is_put(op);
     ptrdiff_t sym_stride = put ? dst : sst;
     size_t ext;
     char *p;
@@ -138,14 +139,16 @@ SYMM_INLINE void iput_body(shmem_ctx_t ctx, const char *call, void *dest, const 
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
     if (symm_ctx_ok(ctx, call) && nelems != 0)
-        strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 1);
+        strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call),
+                SYMM_PUT);
 }
 
 SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const void *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t size, int pe)
 {
     if (symm_ctx_ok(ctx, call) && nelems != 0)
-        strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call), 0);
+        strided(ctx, call, dest, source, dst, sst, nelems, size, symm_ctx_pe(ctx, pe, call),
+                SYMM_GET);
 }
 
 /* Block-strided transfers (shmemx_ibput, shmemx_ibget): nblocks blocks of bsize elements,
@@ -153,8 +156,9 @@ SYMM_INLINE void iget_body(shmem_ctx_t ctx, const char *call, void *dest, const 
  * copy; over the network a call's gets are issued together and completed at its end. */
 SYMM_INLINE void blocked(shmem_ctx_t ctx, const char *call, void *target, const void *source,
                          ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t size,
-                         int pe, int put)
+                         int pe, symm_rma_op_t op)
 {
+    const int put = symm_rma_is_put(op);
     size_t n;
     int net_get;
 
@@ -192,14 +196,14 @@ SYMM_INLINE void ibput_body(shmem_ctx_t ctx, const char *call, void *target, con
                             ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
                             size_t size, int pe)
 {
-    blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, 1);
+    blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, SYMM_PUT);
 }
 
 SYMM_INLINE void ibget_body(shmem_ctx_t ctx, const char *call, void *target, const void *source,
                             ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
                             size_t size, int pe)
 {
-    blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, 0);
+    blocked(ctx, call, target, source, tst, sst, bsize, nblocks, size, pe, SYMM_GET);
 }
 
 /* ---- Put with signal ----------------------------------------------------------------------
@@ -208,6 +212,7 @@ SYMM_INLINE void ibget_body(shmem_ctx_t ctx, const char *call, void *target, con
 SYMM_INLINE void signal_update(shmem_ctx_t ctx, const char *call, uint64_t *sig_addr,
                                uint64_t signal, int sig_op, int pe)
 {
+    symm_tl_amo_t net;
     uint64_t *sig;
 
     if (SYMM_UNLIKELY((uintptr_t)sig_addr & 7))
@@ -219,10 +224,11 @@ SYMM_INLINE void signal_update(shmem_ctx_t ctx, const char *call, uint64_t *sig_
                    pe, SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
     sig = (uint64_t *)symm_xlate_fast(sig_addr, sizeof(*sig), pe);
     if (SYMM_UNLIKELY(!sig))
-        sig = symm_amo_target(call, sig_addr, sizeof(*sig), pe);
+        sig = symm_amo_target(call, sig_addr, sizeof(*sig), pe, &net);
     if (SYMM_UNLIKELY(!sig)) {
-        symm_amo_net(ctx, call, sig_op == SHMEM_SIGNAL_SET ? SYMM_AMO_SET : SYMM_AMO_ADD,
-                     sig_addr, sizeof(*sig), signal, 0, pe, 0);
+        net.op = sig_op == SHMEM_SIGNAL_SET ? SYMM_AMO_SET : SYMM_AMO_ADD;
+        net.value = signal;
+        symm_amo_net(ctx, call, &net, SYMM_TL_NBI);
         return;
     }
     if (sig_op == SHMEM_SIGNAL_SET)

@@ -53,9 +53,10 @@ static void check_signal(const char *call, const uint64_t *sig_addr, int sig_op)
 }
 
 /* ---- RMA ------------------------------------------------------------------------------------ */
-static void rma(const char *call, void *dest, const void *source, size_t n, int pe, int put,
-                CUstream s)
+static void rma(const char *call, void *dest, const void *source, size_t n, int pe,
+                symm_rma_op_t op, CUstream s)
 {
+    const int put = symm_rma_is_put(op);
     const void *sym = put ? dest : source;
     char *peer;
 
@@ -83,13 +84,13 @@ static void rma(const char *call, void *dest, const void *source, size_t n, int 
 SYMM_EXPORT void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    rma("shmemx_putmem_on_stream", dest, source, nelems, pe, 1, stream);
+    rma("shmemx_putmem_on_stream", dest, source, nelems, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    rma("shmemx_getmem_on_stream", dest, source, nelems, pe, 0, stream);
+    rma("shmemx_getmem_on_stream", dest, source, nelems, pe, SYMM_GET, stream);
 }
 
 /* Data (kernel stores, or a copy-engine copy that the stream completes before the next
@@ -188,13 +189,13 @@ static unsigned long long bits_of(const void *value, size_t size)
 SYMM_EXPORT void shmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
-    rma("shmemx_putmem_nbi_on_stream", dest, source, nelems, pe, 1, stream);
+    rma("shmemx_putmem_nbi_on_stream", dest, source, nelems, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
-    rma("shmemx_getmem_nbi_on_stream", dest, source, nelems, pe, 0, stream);
+    rma("shmemx_getmem_nbi_on_stream", dest, source, nelems, pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_putmem_signal_nbi_on_stream(void *dest, const void *source,
@@ -236,7 +237,7 @@ static void g(const char *call, void *out, const void *source, size_t size, int 
     symm_cuda_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(s));
     if (!near) {
-        symm_px_rma(call, out, source, size, pe, 0, 0);
+        symm_px_rma(call, out, source, size, pe, SYMM_GET);
         return;
     }
     SYMM_CU_CHECK(call, symm_cu.cuMemcpyAsync((CUdeviceptr)out,
@@ -249,8 +250,10 @@ static void g(const char *call, void *out, const void *source, size_t size, int 
  * bytes, a power of two up to 16), copied in the widest words that addresses and strides
  * allow. */
 static void strided(const char *call, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t nelems, size_t esize, int pe, int put, CUstream s)
+                    ptrdiff_t sst, size_t nelems, size_t esize, int pe, symm_rma_op_t op,
+                    CUstream s)
 {
+    int put = symm_rma_is_put(op); /* the far kernel's argument */
     const void *sym = put ? dest : source;
     ptrdiff_t stride = put ? dst : sst;
     long long ds = (long long)dst * (long long)esize, ss = (long long)sst * (long long)esize;

@@ -393,20 +393,19 @@ void symm_gpu_fini(void)
 
 /* Host RMA on the device heap: a copy on the transport's stream, or through the proxy to a
  * PE of another node. */
-symm_status_t symm_gpu_rma(int op, void *dest, const void *src, size_t n, int pe)
+symm_status_t symm_gpu_rma(symm_rma_op_t op, void *dest, const void *src, size_t n, int pe)
 {
-    int put = op == SYMM_PUT || op == SYMM_PUT_NBI;
-    int nbi = op == SYMM_GET_NBI || op == SYMM_PUT_NBI;
+    const int put = symm_rma_is_put(op);
     symm_status_t st;
 
     if (SYMM_UNLIKELY((unsigned)(pe - symm_g.win_first) >= (unsigned)symm_g.win_n)) {
         if (!symm_cuda_local(put ? dest : src, n))
             return SYMM_ERR_INVALID;
         symm_cuda_bind(put ? "shmem_put" : "shmem_get");
-        symm_px_rma(put ? "shmem_put" : "shmem_get", dest, src, n, pe, put, nbi);
+        symm_px_rma(put ? "shmem_put" : "shmem_get", dest, src, n, pe, op);
         return SYMM_OK;
     }
-    st = symm_cuda_copy(dest, src, n, pe, put, nbi);
+    st = symm_cuda_copy(dest, src, n, pe, op);
     symm_g.gpu_queued = symm_cuda_g.queued || symm_px_running();
     return st;
 }

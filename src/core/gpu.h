@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "base/status.h"
+#include "tl/tl.h"
 
 /* After the host heap is up: picks this PE's GPU and sets up the device heap window when the
  * job uses GPUs; returns SYMM_OK and does nothing otherwise. Collective. */
@@ -21,13 +22,13 @@ symm_status_t symm_gpu_init(void);
 int symm_gpu_at_init(void);
 /* Collective, before the host heap goes. */
 void symm_gpu_fini(void);
-/* Copies n bytes between local memory and pe's device heap; op is a symm_rma_op_t (core/state.h):
+/* Copies n bytes between local memory and pe's device heap; op is a symm_rma_op_t (tl/tl.h):
  * a put copies src (local) to dest (symmetric, in the device heap), a get src (symmetric) to
  * dest (local). The _nbi kinds may return once the copy is queued (the source may be reused,
  * as the copy engine has taken a pageable source or the device copy is ordered before any
  * later copy); the copy is complete after the next symm_gpu_quiet. Returns SYMM_ERR_INVALID
  * when the symmetric side is not in the device heap. */
-symm_status_t symm_gpu_rma(int op, void *dest, const void *src, size_t n, int pe);
+symm_status_t symm_gpu_rma(symm_rma_op_t op, void *dest, const void *src, size_t n, int pe);
 /* Completes every copy an _nbi symm_gpu_rma queued: for shmem_quiet, shmem_ctx_quiet, shmem_fence
  * and the barriers that include a quiet. Cheap when nothing is queued. */
 void symm_gpu_quiet(void);

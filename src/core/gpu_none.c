@@ -19,7 +19,7 @@ void symm_gpu_fini(void)
 {
 }
 
-symm_status_t symm_gpu_rma(int op, void *dest, const void *src, size_t n, int pe)
+symm_status_t symm_gpu_rma(symm_rma_op_t op, void *dest, const void *src, size_t n, int pe)
 {
     return SYMM_ERR_INVALID;
 }

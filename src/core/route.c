@@ -116,7 +116,7 @@ static void **chan(shmem_ctx_t ctx)
 void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *src, size_t n,
                    int pe, symm_rma_op_t op)
 {
-    int put = op == SYMM_PUT || op == SYMM_PUT_NBI;
+    const int put = symm_rma_is_put(op);
     const void *sym = put ? dest : src;
     symm_route_t r;
 
@@ -133,11 +133,9 @@ void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *sr
         route_bad(call, sym, n, &r);
     if (r.net) {
         if (put)
-            symm_tl_net->put(chan(ctx), call, pe, r.seg, r.off, src, n,
-                             op == SYMM_PUT_NBI ? SYMM_TL_NBI : 0);
+            symm_tl_net->put(chan(ctx), call, pe, r.seg, r.off, src, n, symm_rma_mode(op));
         else
-            symm_tl_net->get(chan(ctx), call, pe, r.seg, r.off, dest, n,
-                             op == SYMM_GET_NBI ? SYMM_TL_NBI : 0);
+            symm_tl_net->get(chan(ctx), call, pe, r.seg, r.off, dest, n, symm_rma_mode(op));
     } else if (put) {
         memcpy(r.p, src, n);
         symm_wake_hint(pe, r.p, n);
@@ -168,29 +166,23 @@ void *symm_ptr(const void *addr, int pe)
     return p ? p : symm_gpu_ptr(addr, pe);
 }
 
-void *symm_amo_target(const char *call, const void *addr, size_t size, int pe)
+void *symm_amo_target(const char *call, const void *addr, size_t size, int pe,
+                      symm_tl_amo_t *net)
 {
     symm_route_t r;
 
     route(call, addr, size, pe, &r);
     if (!user_memory(&r) || (!r.net && !r.p))
         route_bad(call, addr, size, &r);
+    if (r.net)
+        *net = (symm_tl_amo_t){.pe = pe, .seg = r.seg, .off = r.off, .size = size};
     return r.p;
 }
 
-uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *addr, size_t size,
-                      uint64_t value, uint64_t cond, int pe, int fetch)
+uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, const symm_tl_amo_t *a,
+                      symm_tl_mode_t mode)
 {
-    symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value,
-                       .cond = cond};
-    symm_route_t r;
-
-    route_of(addr, size, pe, &r);
-    if (!user_memory(&r))
-        route_bad(call, addr, size, &r);
-    a.seg = r.seg;
-    a.off = r.off;
-    return symm_tl_net->amo(chan(ctx), call, &a, fetch);
+    return symm_tl_net->amo(chan(ctx), call, a, mode);
 }
 
 /* ---- The library's own accesses -------------------------------------------------------------- */
@@ -214,7 +206,7 @@ static void peer_get(void *dest, const void *addr, size_t n, int pe, symm_rma_op
         memcpy(dest, r.p, n);
     else
         symm_tl_net->get(chan(SHMEM_CTX_DEFAULT), "symm_peer_get", pe, r.seg, r.off, dest, n,
-                         op == SYMM_GET_NBI ? SYMM_TL_NBI : 0);
+                         symm_rma_mode(op));
 }
 
 void symm_peer_get(void *dest, const void *addr, size_t n, int pe)
@@ -238,7 +230,8 @@ void symm_peer_put(const void *addr, const void *src, size_t n, int pe)
         memcpy(r.p, src, n);
         symm_wake(pe, r.p, n);
     } else {
-        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_put", pe, r.seg, r.off, src, n, 0);
+        symm_tl_net->put(chan(SHMEM_CTX_DEFAULT), "symm_peer_put", pe, r.seg, r.off, src, n,
+                         SYMM_TL_WAIT);
     }
 }
 
@@ -282,9 +275,9 @@ void symm_peer_flag(const void *addr, uint32_t value, int pe)
 }
 
 /* Every operation but SET returns the old value. */
-uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe)
+uint64_t symm_peer_amo(symm_amo_op_t op, const void *addr, size_t size, uint64_t value, int pe)
 {
-    symm_tl_amo_t a = {.op = (symm_amo_op_t)op, .pe = pe, .size = size, .value = value};
+    symm_tl_amo_t a = {.op = op, .pe = pe, .size = size, .value = value};
     symm_route_t r;
     char *p;
     uint64_t v = 0;
@@ -294,7 +287,7 @@ uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, in
         a.seg = r.seg;
         a.off = r.off;
         return symm_tl_net->amo(chan(SHMEM_CTX_DEFAULT), "symm_peer_amo", &a,
-                                op != SYMM_AMO_SET);
+                                op == SYMM_AMO_SET ? SYMM_TL_NBI : SYMM_TL_WAIT);
     }
     p = r.p;
     switch (op) {

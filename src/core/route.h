@@ -11,21 +11,24 @@
 #include <stdint.h>
 #include "shmem.h"
 #include "core/state.h"
+#include "tl/tl.h"
 
 /* The RMA copies that the fast path does not serve: globals, device heaps, PEs of other nodes,
- * bad arguments. A put's dest is symmetric on pe, a get's src; the _nbi kinds may leave a copy
- * queued until the next quiet. Nothing to do for n == 0. */
-typedef enum { SYMM_GET, SYMM_PUT, SYMM_GET_NBI, SYMM_PUT_NBI } symm_rma_op_t;
+ * bad arguments. A put's dest is symmetric on pe, a get's src; the _nbi kinds (symm_rma_op_t,
+ * tl/tl.h) may leave a copy queued until the next quiet. Nothing to do for n == 0. */
 void symm_rma_slow(shmem_ctx_t ctx, const char *call, void *dest, const void *src, size_t n,
                    int pe, symm_rma_op_t op);
-/* The target of an AMO of `size` bytes at addr on pe that the fast path missed: its window
- * address (data segment), or NULL when pe is on another node (use symm_amo_net); fatal for a
+/* The target of an AMO of `size` bytes at addr on pe that the fast path missed, classified
+ * once: its window address (data segment), or NULL when pe is on another node, where *net
+ * then holds the word's place there (pe, segment, offset, size) for symm_amo_net; fatal for a
  * bad argument. */
-void *symm_amo_target(const char *call, const void *addr, size_t size, int pe);
-/* An AMO on pe's word at (this PE's) symmetric address addr over the network; op is a
- * symm_amo_op_t (tl/tl.h). Returns the old value when fetch is set. */
-uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, int op, const void *addr, size_t size,
-                      uint64_t value, uint64_t cond, int pe, int fetch);
+void *symm_amo_target(const char *call, const void *addr, size_t size, int pe,
+                      symm_tl_amo_t *net);
+/* An AMO over the network on the word symm_amo_target placed in *a, whose op, value and cond
+ * the caller set. SYMM_TL_WAIT returns the old value; SYMM_TL_NBI issues it (quiet completes
+ * it) where the op fetches nothing. */
+uint64_t symm_amo_net(shmem_ctx_t ctx, const char *call, const symm_tl_amo_t *a,
+                      symm_tl_mode_t mode);
 /* The library's own access to any PE's memory, named by an address in this PE's heap
  * (internal part included) or data segment: through the window or the network, complete on
  * return. */
@@ -36,8 +39,8 @@ void symm_peer_put(const void *addr, const void *src, size_t n, int pe);
 /* A library flag (a barrier's signal) set to value in pe: seen there when it lands, completed
  * only by symm_net_quiet_all. */
 void symm_peer_flag(const void *addr, uint32_t value, int pe);
-/* An atomic op (a symm_amo_op_t) on pe's word; returns the old value but for SYMM_AMO_SET. */
-uint64_t symm_peer_amo(int op, const void *addr, size_t size, uint64_t value, int pe);
+/* An atomic op on pe's word; returns the old value but for SYMM_AMO_SET. */
+uint64_t symm_peer_amo(symm_amo_op_t op, const void *addr, size_t size, uint64_t value, int pe);
 /* Puts n bytes of src at addr in pe, then adds 1 to the counter count (both named by addresses
  * in this PE's heap or data segment) there: pe sees the data once it sees the count; returns
  * when src may be reused. 0 (nothing done) where the network cannot carry it in one message. */

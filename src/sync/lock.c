@@ -26,15 +26,33 @@ typedef struct ticket {
     uint32_t mine;
 } ticket_t;
 
-/* The lock's words on PE 0, or NULL when PE 0 is on another node. */
-static uint32_t *lock_words(const char *call, long *lock)
+/* The lock's words on PE 0, or NULL when PE 0 is on another node, where *net is the whole
+ * lock's place there. */
+static uint32_t *lock_words(const char *call, long *lock, symm_tl_amo_t *net)
 {
     if ((uintptr_t)lock & (sizeof(long) - 1))
         symm_fatal("%s(lock=%p): lock is not aligned to a long", call, (void *)lock);
     symm_check_init(call);
     if (symm_g.reach[0] == SYMM_REACH_NET)
-        return symm_amo_target(call, lock, sizeof(long), 0);
+        return symm_amo_target(call, lock, sizeof(long), 0, net);
     return (uint32_t *)symm_xlate_checked(call, lock, sizeof(long), 0);
+}
+
+/* An atomic on the lock over the network: on its low (served) or high (taken) half, or on the
+ * whole (half < 0); waits for the old value. */
+static uint64_t lock_amo(const char *call, const symm_tl_amo_t *lock, int half, symm_amo_op_t op,
+                         uint64_t value, uint64_t cond)
+{
+    symm_tl_amo_t a = *lock;
+
+    a.op = op;
+    a.value = value;
+    a.cond = cond;
+    if (half >= 0) {
+        a.off += (uint64_t)half * sizeof(uint32_t);
+        a.size = sizeof(uint32_t);
+    }
+    return symm_amo_net(SHMEM_CTX_DEFAULT, call, &a, SYMM_TL_WAIT);
 }
 
 static int served(const void *arg)
@@ -47,14 +65,11 @@ static int served(const void *arg)
 /* Over the network: a ticket by one fetching add on the high half, then the served half read
  * until it comes (progressing this PE's own peers between reads, and yielding when the CPUs
  * are shared). */
-static void set_lock_net(const char *call, long *lock)
+static void set_lock_net(const char *call, const symm_tl_amo_t *lock)
 {
-    uint32_t *w = (uint32_t *)lock;
-    uint32_t mine = (uint32_t)symm_amo_net(SHMEM_CTX_DEFAULT, call, SYMM_AMO_ADD, &w[1],
-                                           sizeof(uint32_t), 1, 0, 0, 1);
+    uint32_t mine = (uint32_t)lock_amo(call, lock, 1, SYMM_AMO_ADD, 1, 0);
 
-    while ((uint32_t)symm_amo_net(SHMEM_CTX_DEFAULT, call, SYMM_AMO_FETCH, &w[0],
-                                  sizeof(uint32_t), 0, 0, 0, 1) != mine) {
+    while ((uint32_t)lock_amo(call, lock, 0, SYMM_AMO_FETCH, 0, 0) != mine) {
         symm_net_progress();
         if (symm_g.oversubscribed)
             sched_yield();
@@ -63,12 +78,13 @@ static void set_lock_net(const char *call, long *lock)
 
 SYMM_EXPORT void shmem_set_lock(long *lock)
 {
-    uint32_t *w = lock_words("shmem_set_lock", lock);
+    symm_tl_amo_t net;
+    uint32_t *w = lock_words("shmem_set_lock", lock, &net);
     ticket_t t;
     uint32_t now;
 
     if (!w) {
-        set_lock_net("shmem_set_lock", lock);
+        set_lock_net("shmem_set_lock", &net);
         return;
     }
     t = (ticket_t){(_Atomic uint32_t *)&w[0], (_Atomic uint32_t *)&w[1], 0};
@@ -89,16 +105,16 @@ SYMM_EXPORT void shmem_set_lock(long *lock)
 
 SYMM_EXPORT int shmem_test_lock(long *lock)
 {
-    uint32_t *w = lock_words("shmem_test_lock", lock);
+    symm_tl_amo_t net;
+    uint32_t *w = lock_words("shmem_test_lock", lock, &net);
     uint64_t *whole = (uint64_t *)w, cur;
 
     if (!w) {
-        cur = symm_amo_net(SHMEM_CTX_DEFAULT, "shmem_test_lock", SYMM_AMO_FETCH, lock,
-                           sizeof(uint64_t), 0, 0, 0, 1);
+        cur = lock_amo("shmem_test_lock", &net, -1, SYMM_AMO_FETCH, 0, 0);
         if ((uint32_t)cur != (uint32_t)(cur >> 32))
             return 1;
-        return symm_amo_net(SHMEM_CTX_DEFAULT, "shmem_test_lock", SYMM_AMO_CSWAP, lock,
-                            sizeof(uint64_t), cur + (1ULL << 32), cur, 0, 1) == cur
+        return lock_amo("shmem_test_lock", &net, -1, SYMM_AMO_CSWAP, cur + (1ULL << 32), cur) ==
+                       cur
                    ? 0
                    : 1;
     }
@@ -113,14 +129,14 @@ SYMM_EXPORT int shmem_test_lock(long *lock)
 
 SYMM_EXPORT void shmem_clear_lock(long *lock)
 {
-    uint32_t *w = lock_words("shmem_clear_lock", lock);
+    symm_tl_amo_t net;
+    uint32_t *w = lock_words("shmem_clear_lock", lock, &net);
     uint32_t next;
 
     symm_full_fence();
     symm_net_quiet(SHMEM_CTX_DEFAULT);
     if (!w) {
-        symm_amo_net(SHMEM_CTX_DEFAULT, "shmem_clear_lock", SYMM_AMO_ADD, lock, sizeof(uint32_t),
-                     1, 0, 0, 1);
+        lock_amo("shmem_clear_lock", &net, 0, SYMM_AMO_ADD, 1, 0);
         return;
     }
     next = atomic_fetch_add_explicit((_Atomic uint32_t *)&w[0], 1, memory_order_seq_cst) + 1;

@@ -42,16 +42,17 @@ static size_t none_registered(symm_tl_seg_t seg)
 }
 
 static void none_put(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
-                     const void *src, size_t n, int nbi)
+                     const void *src, size_t n, symm_tl_mode_t mode)
 {
 }
 
 static void none_get(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
-                     void *dest, size_t n, int nbi)
+                     void *dest, size_t n, symm_tl_mode_t mode)
 {
 }
 
-static uint64_t none_amo(void **chan, const char *call, const symm_tl_amo_t *a, int fetch)
+static uint64_t none_amo(void **chan, const char *call, const symm_tl_amo_t *a,
+                         symm_tl_mode_t mode)
 {
     return 0;
 }

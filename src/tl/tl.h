@@ -32,19 +32,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The nbi argument of put and get: 0 (return when the source may be reused, or the value is
- * here), SYMM_TL_NBI (issued; quiet completes it), SYMM_TL_FLAG (a put of a library flag:
- * returns as 0 does, and only quiet with `all` waits for it to land). */
-#define SYMM_TL_NBI 1
-#define SYMM_TL_FLAG 2
-
 #include "base/params.h"
 #include "base/status.h"
+
+/* How an operation completes: SYMM_TL_WAIT, before it returns (a put's source may be reused,
+ * a get's value is here, an atomic returns its reply); SYMM_TL_NBI, issued only (quiet
+ * completes it; an atomic that need not fetch returns nothing); SYMM_TL_FLAG, a put of a
+ * library flag (returns as WAIT does, and only quiet with `all` waits for it to land). */
+typedef enum { SYMM_TL_WAIT, SYMM_TL_NBI, SYMM_TL_FLAG } symm_tl_mode_t;
+
+/* A copy between this PE and a peer: its direction and, for the _NBI kinds, that it may stay
+ * queued until the next quiet. */
+typedef enum { SYMM_GET, SYMM_PUT, SYMM_GET_NBI, SYMM_PUT_NBI } symm_rma_op_t;
+
+static inline int symm_rma_is_put(symm_rma_op_t op)
+{
+    return op == SYMM_PUT || op == SYMM_PUT_NBI;
+}
+
+static inline symm_tl_mode_t symm_rma_mode(symm_rma_op_t op)
+{
+    return op == SYMM_GET_NBI || op == SYMM_PUT_NBI ? SYMM_TL_NBI : SYMM_TL_WAIT;
+}
 
 typedef enum { SYMM_SEG_HEAP = 0, SYMM_SEG_DATA = 1, SYMM_SEGS } symm_tl_seg_t;
 
 /* Atomic operations on 4- or 8-byte words. FETCH reads; SET stores; the others return the old
- * value when asked to fetch. */
+ * value where they complete with SYMM_TL_WAIT (SWAP, CSWAP and FETCH wait for it always). */
 typedef enum {
     SYMM_AMO_ADD,
     SYMM_AMO_AND,
@@ -129,16 +143,16 @@ typedef struct symm_tl_ops {
     /* Bytes of this PE's segment seg that peers reach: the extents in use. */
     size_t (*registered)(symm_tl_seg_t seg);
     void (*put)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
-                const void *src, size_t n, int nbi);
+                const void *src, size_t n, symm_tl_mode_t mode);
     void (*get)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off, void *dest,
-                size_t n, int nbi);
+                size_t n, symm_tl_mode_t mode);
     /* Puts n bytes (at most SYMM_TL_NOTE_MAX) at (seg, off) of pe, then adds 1 to the 4-byte
      * counter at (cseg, coff) there: pe sees the data once it sees the count. Returns when src
      * may be reused. NULL in a transport without it. */
     void (*put_note)(void **chan, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
                      const void *src, size_t n, symm_tl_seg_t cseg, uint64_t coff);
-    /* Returns the old value (zero-extended) when fetch is set. */
-    uint64_t (*amo)(void **chan, const char *call, const symm_tl_amo_t *a, int fetch);
+    /* Returns the old value (zero-extended) where it waits for the reply (above). */
+    uint64_t (*amo)(void **chan, const char *call, const symm_tl_amo_t *a, symm_tl_mode_t mode);
     void (*fence)(void **chan);
     /* all: the flags and every channel too (before the connections close). */
     void (*quiet)(void **chan, int all);

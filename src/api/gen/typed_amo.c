@@ -13,9 +13,10 @@
 
 SYMM_INLINE float float_fetch(shmem_ctx_t ctx, const char *call, const float *src, int pe)
 {
-    float r, z = 0, *p = amo_at(call, src, sizeof(float), pe);
+    symm_tl_amo_t a;
+    float r, z = 0, *p = amo_at(call, src, sizeof(float), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(float), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -23,9 +24,10 @@ SYMM_INLINE float float_fetch(shmem_ctx_t ctx, const char *call, const float *sr
 
 SYMM_INLINE float float_swap(shmem_ctx_t ctx, const char *call, float *dest, float v, int pe)
 {
-    float r, *p = amo_at(call, dest, sizeof(float), pe);
+    symm_tl_amo_t a;
+    float r, *p = amo_at(call, dest, sizeof(float), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(float), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -35,9 +37,10 @@ SYMM_INLINE float float_swap(shmem_ctx_t ctx, const char *call, float *dest, flo
 
 SYMM_INLINE void float_set(shmem_ctx_t ctx, const char *call, float *dest, float v, int pe)
 {
-    float r, *p = amo_at(call, dest, sizeof(float), pe);
+    symm_tl_amo_t a;
+    float r, *p = amo_at(call, dest, sizeof(float), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(float), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -47,9 +50,10 @@ SYMM_INLINE void float_set(shmem_ctx_t ctx, const char *call, float *dest, float
 SYMM_INLINE float float_cswap(shmem_ctx_t ctx, const char *call, float *dest, float cond, float v,
                               int pe)
 {
-    float r, *p = amo_at(call, dest, sizeof(float), pe);
+    symm_tl_amo_t a;
+    float r, *p = amo_at(call, dest, sizeof(float), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(float), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -128,9 +132,10 @@ SYMM_EXPORT void shmem_float_atomic_swap_nbi(float *fetch, float *dest, float va
 
 SYMM_INLINE double double_fetch(shmem_ctx_t ctx, const char *call, const double *src, int pe)
 {
-    double r, z = 0, *p = amo_at(call, src, sizeof(double), pe);
+    symm_tl_amo_t a;
+    double r, z = 0, *p = amo_at(call, src, sizeof(double), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(double), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -138,9 +143,10 @@ SYMM_INLINE double double_fetch(shmem_ctx_t ctx, const char *call, const double 
 
 SYMM_INLINE double double_swap(shmem_ctx_t ctx, const char *call, double *dest, double v, int pe)
 {
-    double r, *p = amo_at(call, dest, sizeof(double), pe);
+    symm_tl_amo_t a;
+    double r, *p = amo_at(call, dest, sizeof(double), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(double), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -150,9 +156,10 @@ SYMM_INLINE double double_swap(shmem_ctx_t ctx, const char *call, double *dest, 
 
 SYMM_INLINE void double_set(shmem_ctx_t ctx, const char *call, double *dest, double v, int pe)
 {
-    double r, *p = amo_at(call, dest, sizeof(double), pe);
+    symm_tl_amo_t a;
+    double r, *p = amo_at(call, dest, sizeof(double), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(double), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -162,9 +169,10 @@ SYMM_INLINE void double_set(shmem_ctx_t ctx, const char *call, double *dest, dou
 SYMM_INLINE double double_cswap(shmem_ctx_t ctx, const char *call, double *dest, double cond,
                                 double v, int pe)
 {
-    double r, *p = amo_at(call, dest, sizeof(double), pe);
+    symm_tl_amo_t a;
+    double r, *p = amo_at(call, dest, sizeof(double), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(double), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -243,9 +251,10 @@ SYMM_EXPORT void shmem_double_atomic_swap_nbi(double *fetch, double *dest, doubl
 
 SYMM_INLINE int int_fetch(shmem_ctx_t ctx, const char *call, const int *src, int pe)
 {
-    int r, z = 0, *p = amo_at(call, src, sizeof(int), pe);
+    symm_tl_amo_t a;
+    int r, z = 0, *p = amo_at(call, src, sizeof(int), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(int), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -253,9 +262,10 @@ SYMM_INLINE int int_fetch(shmem_ctx_t ctx, const char *call, const int *src, int
 
 SYMM_INLINE int int_swap(shmem_ctx_t ctx, const char *call, int *dest, int v, int pe)
 {
-    int r, *p = amo_at(call, dest, sizeof(int), pe);
+    symm_tl_amo_t a;
+    int r, *p = amo_at(call, dest, sizeof(int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -265,9 +275,10 @@ SYMM_INLINE int int_swap(shmem_ctx_t ctx, const char *call, int *dest, int v, in
 
 SYMM_INLINE void int_set(shmem_ctx_t ctx, const char *call, int *dest, int v, int pe)
 {
-    int r, *p = amo_at(call, dest, sizeof(int), pe);
+    symm_tl_amo_t a;
+    int r, *p = amo_at(call, dest, sizeof(int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -276,9 +287,10 @@ SYMM_INLINE void int_set(shmem_ctx_t ctx, const char *call, int *dest, int v, in
 
 SYMM_INLINE int int_cswap(shmem_ctx_t ctx, const char *call, int *dest, int cond, int v, int pe)
 {
-    int r, *p = amo_at(call, dest, sizeof(int), pe);
+    symm_tl_amo_t a;
+    int r, *p = amo_at(call, dest, sizeof(int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(int), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -288,9 +300,10 @@ SYMM_INLINE int int_cswap(shmem_ctx_t ctx, const char *call, int *dest, int cond
 
 SYMM_INLINE int int_fetch_add(shmem_ctx_t ctx, const char *call, int *dest, int v, int pe)
 {
-    int r = 0, *p = amo_at(call, dest, sizeof(int), pe);
+    symm_tl_amo_t a;
+    int r = 0, *p = amo_at(call, dest, sizeof(int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -477,9 +490,10 @@ SYMM_EXPORT void shmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value
 
 SYMM_INLINE long long_fetch(shmem_ctx_t ctx, const char *call, const long *src, int pe)
 {
-    long r, z = 0, *p = amo_at(call, src, sizeof(long), pe);
+    symm_tl_amo_t a;
+    long r, z = 0, *p = amo_at(call, src, sizeof(long), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(long), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -487,9 +501,10 @@ SYMM_INLINE long long_fetch(shmem_ctx_t ctx, const char *call, const long *src, 
 
 SYMM_INLINE long long_swap(shmem_ctx_t ctx, const char *call, long *dest, long v, int pe)
 {
-    long r, *p = amo_at(call, dest, sizeof(long), pe);
+    symm_tl_amo_t a;
+    long r, *p = amo_at(call, dest, sizeof(long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -499,9 +514,10 @@ SYMM_INLINE long long_swap(shmem_ctx_t ctx, const char *call, long *dest, long v
 
 SYMM_INLINE void long_set(shmem_ctx_t ctx, const char *call, long *dest, long v, int pe)
 {
-    long r, *p = amo_at(call, dest, sizeof(long), pe);
+    symm_tl_amo_t a;
+    long r, *p = amo_at(call, dest, sizeof(long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -511,9 +527,10 @@ SYMM_INLINE void long_set(shmem_ctx_t ctx, const char *call, long *dest, long v,
 SYMM_INLINE long long_cswap(shmem_ctx_t ctx, const char *call, long *dest, long cond, long v,
                             int pe)
 {
-    long r, *p = amo_at(call, dest, sizeof(long), pe);
+    symm_tl_amo_t a;
+    long r, *p = amo_at(call, dest, sizeof(long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(long), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -523,9 +540,10 @@ SYMM_INLINE long long_cswap(shmem_ctx_t ctx, const char *call, long *dest, long 
 
 SYMM_INLINE long long_fetch_add(shmem_ctx_t ctx, const char *call, long *dest, long v, int pe)
 {
-    long r = 0, *p = amo_at(call, dest, sizeof(long), pe);
+    symm_tl_amo_t a;
+    long r = 0, *p = amo_at(call, dest, sizeof(long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -714,9 +732,10 @@ SYMM_EXPORT void shmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long v
 SYMM_INLINE long long longlong_fetch(shmem_ctx_t ctx, const char *call, const long long *src,
                                      int pe)
 {
-    long long r, z = 0, *p = amo_at(call, src, sizeof(long long), pe);
+    symm_tl_amo_t a;
+    long long r, z = 0, *p = amo_at(call, src, sizeof(long long), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(long long), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -725,9 +744,10 @@ SYMM_INLINE long long longlong_fetch(shmem_ctx_t ctx, const char *call, const lo
 SYMM_INLINE long long longlong_swap(shmem_ctx_t ctx, const char *call, long long *dest, long long v,
                                     int pe)
 {
-    long long r, *p = amo_at(call, dest, sizeof(long long), pe);
+    symm_tl_amo_t a;
+    long long r, *p = amo_at(call, dest, sizeof(long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -738,9 +758,10 @@ SYMM_INLINE long long longlong_swap(shmem_ctx_t ctx, const char *call, long long
 SYMM_INLINE void longlong_set(shmem_ctx_t ctx, const char *call, long long *dest, long long v,
                               int pe)
 {
-    long long r, *p = amo_at(call, dest, sizeof(long long), pe);
+    symm_tl_amo_t a;
+    long long r, *p = amo_at(call, dest, sizeof(long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -750,9 +771,10 @@ SYMM_INLINE void longlong_set(shmem_ctx_t ctx, const char *call, long long *dest
 SYMM_INLINE long long longlong_cswap(shmem_ctx_t ctx, const char *call, long long *dest,
                                      long long cond, long long v, int pe)
 {
-    long long r, *p = amo_at(call, dest, sizeof(long long), pe);
+    symm_tl_amo_t a;
+    long long r, *p = amo_at(call, dest, sizeof(long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(long long), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -763,9 +785,10 @@ SYMM_INLINE long long longlong_cswap(shmem_ctx_t ctx, const char *call, long lon
 SYMM_INLINE long long longlong_fetch_add(shmem_ctx_t ctx, const char *call, long long *dest,
                                          long long v, int pe)
 {
-    long long r = 0, *p = amo_at(call, dest, sizeof(long long), pe);
+    symm_tl_amo_t a;
+    long long r = 0, *p = amo_at(call, dest, sizeof(long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -964,9 +987,10 @@ SYMM_EXPORT void shmem_longlong_atomic_fetch_add_nbi(long long *fetch, long long
 SYMM_INLINE unsigned int uint_fetch(shmem_ctx_t ctx, const char *call, const unsigned int *src,
                                     int pe)
 {
-    unsigned int r, z = 0, *p = amo_at(call, src, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r, z = 0, *p = amo_at(call, src, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(unsigned int), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -975,9 +999,10 @@ SYMM_INLINE unsigned int uint_fetch(shmem_ctx_t ctx, const char *call, const uns
 SYMM_INLINE unsigned int uint_swap(shmem_ctx_t ctx, const char *call, unsigned int *dest,
                                    unsigned int v, int pe)
 {
-    unsigned int r, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(unsigned int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -988,9 +1013,10 @@ SYMM_INLINE unsigned int uint_swap(shmem_ctx_t ctx, const char *call, unsigned i
 SYMM_INLINE void uint_set(shmem_ctx_t ctx, const char *call, unsigned int *dest, unsigned int v,
                           int pe)
 {
-    unsigned int r, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(unsigned int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -1000,9 +1026,10 @@ SYMM_INLINE void uint_set(shmem_ctx_t ctx, const char *call, unsigned int *dest,
 SYMM_INLINE unsigned int uint_cswap(shmem_ctx_t ctx, const char *call, unsigned int *dest,
                                     unsigned int cond, unsigned int v, int pe)
 {
-    unsigned int r, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(unsigned int), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -1013,9 +1040,10 @@ SYMM_INLINE unsigned int uint_cswap(shmem_ctx_t ctx, const char *call, unsigned 
 SYMM_INLINE unsigned int uint_fetch_add(shmem_ctx_t ctx, const char *call, unsigned int *dest,
                                         unsigned int v, int pe)
 {
-    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(unsigned int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -1026,9 +1054,10 @@ SYMM_INLINE unsigned int uint_fetch_add(shmem_ctx_t ctx, const char *call, unsig
 SYMM_INLINE unsigned int uint_fetch_and(shmem_ctx_t ctx, const char *call, unsigned int *dest,
                                         unsigned int v, int pe)
 {
-    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(unsigned int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -1039,9 +1068,10 @@ SYMM_INLINE unsigned int uint_fetch_and(shmem_ctx_t ctx, const char *call, unsig
 SYMM_INLINE unsigned int uint_fetch_or(shmem_ctx_t ctx, const char *call, unsigned int *dest,
                                        unsigned int v, int pe)
 {
-    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(unsigned int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -1052,9 +1082,10 @@ SYMM_INLINE unsigned int uint_fetch_or(shmem_ctx_t ctx, const char *call, unsign
 SYMM_INLINE unsigned int uint_fetch_xor(shmem_ctx_t ctx, const char *call, unsigned int *dest,
                                         unsigned int v, int pe)
 {
-    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe);
+    symm_tl_amo_t a;
+    unsigned int r = 0, *p = amo_at(call, dest, sizeof(unsigned int), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(unsigned int), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -1384,9 +1415,10 @@ SYMM_EXPORT void shmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned i
 SYMM_INLINE unsigned long ulong_fetch(shmem_ctx_t ctx, const char *call, const unsigned long *src,
                                       int pe)
 {
-    unsigned long r, z = 0, *p = amo_at(call, src, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r, z = 0, *p = amo_at(call, src, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(unsigned long), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -1395,9 +1427,10 @@ SYMM_INLINE unsigned long ulong_fetch(shmem_ctx_t ctx, const char *call, const u
 SYMM_INLINE unsigned long ulong_swap(shmem_ctx_t ctx, const char *call, unsigned long *dest,
                                      unsigned long v, int pe)
 {
-    unsigned long r, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(unsigned long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -1408,9 +1441,10 @@ SYMM_INLINE unsigned long ulong_swap(shmem_ctx_t ctx, const char *call, unsigned
 SYMM_INLINE void ulong_set(shmem_ctx_t ctx, const char *call, unsigned long *dest, unsigned long v,
                            int pe)
 {
-    unsigned long r, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(unsigned long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -1420,9 +1454,10 @@ SYMM_INLINE void ulong_set(shmem_ctx_t ctx, const char *call, unsigned long *des
 SYMM_INLINE unsigned long ulong_cswap(shmem_ctx_t ctx, const char *call, unsigned long *dest,
                                       unsigned long cond, unsigned long v, int pe)
 {
-    unsigned long r, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(unsigned long), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -1433,9 +1468,10 @@ SYMM_INLINE unsigned long ulong_cswap(shmem_ctx_t ctx, const char *call, unsigne
 SYMM_INLINE unsigned long ulong_fetch_add(shmem_ctx_t ctx, const char *call, unsigned long *dest,
                                           unsigned long v, int pe)
 {
-    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(unsigned long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -1446,9 +1482,10 @@ SYMM_INLINE unsigned long ulong_fetch_add(shmem_ctx_t ctx, const char *call, uns
 SYMM_INLINE unsigned long ulong_fetch_and(shmem_ctx_t ctx, const char *call, unsigned long *dest,
                                           unsigned long v, int pe)
 {
-    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(unsigned long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -1459,9 +1496,10 @@ SYMM_INLINE unsigned long ulong_fetch_and(shmem_ctx_t ctx, const char *call, uns
 SYMM_INLINE unsigned long ulong_fetch_or(shmem_ctx_t ctx, const char *call, unsigned long *dest,
                                          unsigned long v, int pe)
 {
-    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(unsigned long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -1472,9 +1510,10 @@ SYMM_INLINE unsigned long ulong_fetch_or(shmem_ctx_t ctx, const char *call, unsi
 SYMM_INLINE unsigned long ulong_fetch_xor(shmem_ctx_t ctx, const char *call, unsigned long *dest,
                                           unsigned long v, int pe)
 {
-    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe);
+    symm_tl_amo_t a;
+    unsigned long r = 0, *p = amo_at(call, dest, sizeof(unsigned long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(unsigned long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -1813,9 +1852,10 @@ SYMM_EXPORT void shmem_ulong_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned
 SYMM_INLINE unsigned long long ulonglong_fetch(shmem_ctx_t ctx, const char *call,
                                                const unsigned long long *src, int pe)
 {
-    unsigned long long r, z = 0, *p = amo_at(call, src, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r, z = 0, *p = amo_at(call, src, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(unsigned long long), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -1825,9 +1865,10 @@ SYMM_INLINE unsigned long long ulonglong_swap(shmem_ctx_t ctx, const char *call,
                                               unsigned long long *dest, unsigned long long v,
                                               int pe)
 {
-    unsigned long long r, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(unsigned long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -1838,9 +1879,10 @@ SYMM_INLINE unsigned long long ulonglong_swap(shmem_ctx_t ctx, const char *call,
 SYMM_INLINE void ulonglong_set(shmem_ctx_t ctx, const char *call, unsigned long long *dest,
                                unsigned long long v, int pe)
 {
-    unsigned long long r, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(unsigned long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -1851,9 +1893,10 @@ SYMM_INLINE unsigned long long ulonglong_cswap(shmem_ctx_t ctx, const char *call
                                                unsigned long long *dest, unsigned long long cond,
                                                unsigned long long v, int pe)
 {
-    unsigned long long r, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(unsigned long long), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -1865,9 +1908,10 @@ SYMM_INLINE unsigned long long ulonglong_fetch_add(shmem_ctx_t ctx, const char *
                                                    unsigned long long *dest, unsigned long long v,
                                                    int pe)
 {
-    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(unsigned long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -1879,9 +1923,10 @@ SYMM_INLINE unsigned long long ulonglong_fetch_and(shmem_ctx_t ctx, const char *
                                                    unsigned long long *dest, unsigned long long v,
                                                    int pe)
 {
-    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(unsigned long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -1893,9 +1938,10 @@ SYMM_INLINE unsigned long long ulonglong_fetch_or(shmem_ctx_t ctx, const char *c
                                                   unsigned long long *dest, unsigned long long v,
                                                   int pe)
 {
-    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(unsigned long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -1907,9 +1953,10 @@ SYMM_INLINE unsigned long long ulonglong_fetch_xor(shmem_ctx_t ctx, const char *
                                                    unsigned long long *dest, unsigned long long v,
                                                    int pe)
 {
-    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe);
+    symm_tl_amo_t a;
+    unsigned long long r = 0, *p = amo_at(call, dest, sizeof(unsigned long long), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(unsigned long long), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -2281,9 +2328,10 @@ SYMM_EXPORT void shmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch,
 
 SYMM_INLINE int32_t int32_fetch(shmem_ctx_t ctx, const char *call, const int32_t *src, int pe)
 {
-    int32_t r, z = 0, *p = amo_at(call, src, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r, z = 0, *p = amo_at(call, src, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(int32_t), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -2291,9 +2339,10 @@ SYMM_INLINE int32_t int32_fetch(shmem_ctx_t ctx, const char *call, const int32_t
 
 SYMM_INLINE int32_t int32_swap(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t v, int pe)
 {
-    int32_t r, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(int32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -2303,9 +2352,10 @@ SYMM_INLINE int32_t int32_swap(shmem_ctx_t ctx, const char *call, int32_t *dest,
 
 SYMM_INLINE void int32_set(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t v, int pe)
 {
-    int32_t r, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(int32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -2315,9 +2365,10 @@ SYMM_INLINE void int32_set(shmem_ctx_t ctx, const char *call, int32_t *dest, int
 SYMM_INLINE int32_t int32_cswap(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t cond,
                                 int32_t v, int pe)
 {
-    int32_t r, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(int32_t), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -2328,9 +2379,10 @@ SYMM_INLINE int32_t int32_cswap(shmem_ctx_t ctx, const char *call, int32_t *dest
 SYMM_INLINE int32_t int32_fetch_add(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t v,
                                     int pe)
 {
-    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(int32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -2341,9 +2393,10 @@ SYMM_INLINE int32_t int32_fetch_add(shmem_ctx_t ctx, const char *call, int32_t *
 SYMM_INLINE int32_t int32_fetch_and(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t v,
                                     int pe)
 {
-    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(int32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -2354,9 +2407,10 @@ SYMM_INLINE int32_t int32_fetch_and(shmem_ctx_t ctx, const char *call, int32_t *
 SYMM_INLINE int32_t int32_fetch_or(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t v,
                                    int pe)
 {
-    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(int32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -2367,9 +2421,10 @@ SYMM_INLINE int32_t int32_fetch_or(shmem_ctx_t ctx, const char *call, int32_t *d
 SYMM_INLINE int32_t int32_fetch_xor(shmem_ctx_t ctx, const char *call, int32_t *dest, int32_t v,
                                     int pe)
 {
-    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe);
+    symm_tl_amo_t a;
+    int32_t r = 0, *p = amo_at(call, dest, sizeof(int32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(int32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -2688,9 +2743,10 @@ SYMM_EXPORT void shmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest,
 
 SYMM_INLINE int64_t int64_fetch(shmem_ctx_t ctx, const char *call, const int64_t *src, int pe)
 {
-    int64_t r, z = 0, *p = amo_at(call, src, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r, z = 0, *p = amo_at(call, src, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(int64_t), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -2698,9 +2754,10 @@ SYMM_INLINE int64_t int64_fetch(shmem_ctx_t ctx, const char *call, const int64_t
 
 SYMM_INLINE int64_t int64_swap(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t v, int pe)
 {
-    int64_t r, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(int64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -2710,9 +2767,10 @@ SYMM_INLINE int64_t int64_swap(shmem_ctx_t ctx, const char *call, int64_t *dest,
 
 SYMM_INLINE void int64_set(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t v, int pe)
 {
-    int64_t r, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(int64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -2722,9 +2780,10 @@ SYMM_INLINE void int64_set(shmem_ctx_t ctx, const char *call, int64_t *dest, int
 SYMM_INLINE int64_t int64_cswap(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t cond,
                                 int64_t v, int pe)
 {
-    int64_t r, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(int64_t), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -2735,9 +2794,10 @@ SYMM_INLINE int64_t int64_cswap(shmem_ctx_t ctx, const char *call, int64_t *dest
 SYMM_INLINE int64_t int64_fetch_add(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t v,
                                     int pe)
 {
-    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(int64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -2748,9 +2808,10 @@ SYMM_INLINE int64_t int64_fetch_add(shmem_ctx_t ctx, const char *call, int64_t *
 SYMM_INLINE int64_t int64_fetch_and(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t v,
                                     int pe)
 {
-    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(int64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -2761,9 +2822,10 @@ SYMM_INLINE int64_t int64_fetch_and(shmem_ctx_t ctx, const char *call, int64_t *
 SYMM_INLINE int64_t int64_fetch_or(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t v,
                                    int pe)
 {
-    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(int64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -2774,9 +2836,10 @@ SYMM_INLINE int64_t int64_fetch_or(shmem_ctx_t ctx, const char *call, int64_t *d
 SYMM_INLINE int64_t int64_fetch_xor(shmem_ctx_t ctx, const char *call, int64_t *dest, int64_t v,
                                     int pe)
 {
-    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe);
+    symm_tl_amo_t a;
+    int64_t r = 0, *p = amo_at(call, dest, sizeof(int64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(int64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -3095,9 +3158,10 @@ SYMM_EXPORT void shmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest,
 
 SYMM_INLINE uint32_t uint32_fetch(shmem_ctx_t ctx, const char *call, const uint32_t *src, int pe)
 {
-    uint32_t r, z = 0, *p = amo_at(call, src, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r, z = 0, *p = amo_at(call, src, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(uint32_t), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -3106,9 +3170,10 @@ SYMM_INLINE uint32_t uint32_fetch(shmem_ctx_t ctx, const char *call, const uint3
 SYMM_INLINE uint32_t uint32_swap(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t v,
                                  int pe)
 {
-    uint32_t r, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(uint32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -3118,9 +3183,10 @@ SYMM_INLINE uint32_t uint32_swap(shmem_ctx_t ctx, const char *call, uint32_t *de
 
 SYMM_INLINE void uint32_set(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t v, int pe)
 {
-    uint32_t r, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(uint32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -3130,9 +3196,10 @@ SYMM_INLINE void uint32_set(shmem_ctx_t ctx, const char *call, uint32_t *dest, u
 SYMM_INLINE uint32_t uint32_cswap(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t cond,
                                   uint32_t v, int pe)
 {
-    uint32_t r, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(uint32_t), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -3143,9 +3210,10 @@ SYMM_INLINE uint32_t uint32_cswap(shmem_ctx_t ctx, const char *call, uint32_t *d
 SYMM_INLINE uint32_t uint32_fetch_add(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t v,
                                       int pe)
 {
-    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(uint32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -3156,9 +3224,10 @@ SYMM_INLINE uint32_t uint32_fetch_add(shmem_ctx_t ctx, const char *call, uint32_
 SYMM_INLINE uint32_t uint32_fetch_and(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t v,
                                       int pe)
 {
-    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(uint32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -3169,9 +3238,10 @@ SYMM_INLINE uint32_t uint32_fetch_and(shmem_ctx_t ctx, const char *call, uint32_
 SYMM_INLINE uint32_t uint32_fetch_or(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t v,
                                      int pe)
 {
-    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(uint32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -3182,9 +3252,10 @@ SYMM_INLINE uint32_t uint32_fetch_or(shmem_ctx_t ctx, const char *call, uint32_t
 SYMM_INLINE uint32_t uint32_fetch_xor(shmem_ctx_t ctx, const char *call, uint32_t *dest, uint32_t v,
                                       int pe)
 {
-    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe);
+    symm_tl_amo_t a;
+    uint32_t r = 0, *p = amo_at(call, dest, sizeof(uint32_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(uint32_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -3508,9 +3579,10 @@ SYMM_EXPORT void shmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *de
 
 SYMM_INLINE uint64_t uint64_fetch(shmem_ctx_t ctx, const char *call, const uint64_t *src, int pe)
 {
-    uint64_t r, z = 0, *p = amo_at(call, src, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r, z = 0, *p = amo_at(call, src, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(uint64_t), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -3519,9 +3591,10 @@ SYMM_INLINE uint64_t uint64_fetch(shmem_ctx_t ctx, const char *call, const uint6
 SYMM_INLINE uint64_t uint64_swap(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t v,
                                  int pe)
 {
-    uint64_t r, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(uint64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -3531,9 +3604,10 @@ SYMM_INLINE uint64_t uint64_swap(shmem_ctx_t ctx, const char *call, uint64_t *de
 
 SYMM_INLINE void uint64_set(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t v, int pe)
 {
-    uint64_t r, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(uint64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -3543,9 +3617,10 @@ SYMM_INLINE void uint64_set(shmem_ctx_t ctx, const char *call, uint64_t *dest, u
 SYMM_INLINE uint64_t uint64_cswap(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t cond,
                                   uint64_t v, int pe)
 {
-    uint64_t r, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(uint64_t), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -3556,9 +3631,10 @@ SYMM_INLINE uint64_t uint64_cswap(shmem_ctx_t ctx, const char *call, uint64_t *d
 SYMM_INLINE uint64_t uint64_fetch_add(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t v,
                                       int pe)
 {
-    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(uint64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -3569,9 +3645,10 @@ SYMM_INLINE uint64_t uint64_fetch_add(shmem_ctx_t ctx, const char *call, uint64_
 SYMM_INLINE uint64_t uint64_fetch_and(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t v,
                                       int pe)
 {
-    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_AND, dest, sizeof(uint64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_AND, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
@@ -3582,9 +3659,10 @@ SYMM_INLINE uint64_t uint64_fetch_and(shmem_ctx_t ctx, const char *call, uint64_
 SYMM_INLINE uint64_t uint64_fetch_or(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t v,
                                      int pe)
 {
-    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_OR, dest, sizeof(uint64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_OR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
@@ -3595,9 +3673,10 @@ SYMM_INLINE uint64_t uint64_fetch_or(shmem_ctx_t ctx, const char *call, uint64_t
 SYMM_INLINE uint64_t uint64_fetch_xor(shmem_ctx_t ctx, const char *call, uint64_t *dest, uint64_t v,
                                       int pe)
 {
-    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe);
+    symm_tl_amo_t a;
+    uint64_t r = 0, *p = amo_at(call, dest, sizeof(uint64_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_XOR, dest, sizeof(uint64_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_XOR, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
@@ -3921,9 +4000,10 @@ SYMM_EXPORT void shmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *de
 
 SYMM_INLINE size_t size_fetch(shmem_ctx_t ctx, const char *call, const size_t *src, int pe)
 {
-    size_t r, z = 0, *p = amo_at(call, src, sizeof(size_t), pe);
+    symm_tl_amo_t a;
+    size_t r, z = 0, *p = amo_at(call, src, sizeof(size_t), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(size_t), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -3931,9 +4011,10 @@ SYMM_INLINE size_t size_fetch(shmem_ctx_t ctx, const char *call, const size_t *s
 
 SYMM_INLINE size_t size_swap(shmem_ctx_t ctx, const char *call, size_t *dest, size_t v, int pe)
 {
-    size_t r, *p = amo_at(call, dest, sizeof(size_t), pe);
+    symm_tl_amo_t a;
+    size_t r, *p = amo_at(call, dest, sizeof(size_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(size_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -3943,9 +4024,10 @@ SYMM_INLINE size_t size_swap(shmem_ctx_t ctx, const char *call, size_t *dest, si
 
 SYMM_INLINE void size_set(shmem_ctx_t ctx, const char *call, size_t *dest, size_t v, int pe)
 {
-    size_t r, *p = amo_at(call, dest, sizeof(size_t), pe);
+    symm_tl_amo_t a;
+    size_t r, *p = amo_at(call, dest, sizeof(size_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(size_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -3955,9 +4037,10 @@ SYMM_INLINE void size_set(shmem_ctx_t ctx, const char *call, size_t *dest, size_
 SYMM_INLINE size_t size_cswap(shmem_ctx_t ctx, const char *call, size_t *dest, size_t cond,
                               size_t v, int pe)
 {
-    size_t r, *p = amo_at(call, dest, sizeof(size_t), pe);
+    symm_tl_amo_t a;
+    size_t r, *p = amo_at(call, dest, sizeof(size_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(size_t), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -3967,9 +4050,10 @@ SYMM_INLINE size_t size_cswap(shmem_ctx_t ctx, const char *call, size_t *dest, s
 
 SYMM_INLINE size_t size_fetch_add(shmem_ctx_t ctx, const char *call, size_t *dest, size_t v, int pe)
 {
-    size_t r = 0, *p = amo_at(call, dest, sizeof(size_t), pe);
+    symm_tl_amo_t a;
+    size_t r = 0, *p = amo_at(call, dest, sizeof(size_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(size_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -4159,9 +4243,10 @@ SYMM_EXPORT void shmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, si
 
 SYMM_INLINE ptrdiff_t ptrdiff_fetch(shmem_ctx_t ctx, const char *call, const ptrdiff_t *src, int pe)
 {
-    ptrdiff_t r, z = 0, *p = amo_at(call, src, sizeof(ptrdiff_t), pe);
+    symm_tl_amo_t a;
+    ptrdiff_t r, z = 0, *p = amo_at(call, src, sizeof(ptrdiff_t), pe, &a);
     if (SYMM_UNLIKELY(!p))
-        net_op(ctx, call, SYMM_AMO_FETCH, src, sizeof(ptrdiff_t), &z, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_FETCH, &z, NULL, &r);
     else
         __atomic_load(p, &r, __ATOMIC_SEQ_CST);
     return r;
@@ -4170,9 +4255,10 @@ SYMM_INLINE ptrdiff_t ptrdiff_fetch(shmem_ctx_t ctx, const char *call, const ptr
 SYMM_INLINE ptrdiff_t ptrdiff_swap(shmem_ctx_t ctx, const char *call, ptrdiff_t *dest, ptrdiff_t v,
                                    int pe)
 {
-    ptrdiff_t r, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe);
+    symm_tl_amo_t a;
+    ptrdiff_t r, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SWAP, dest, sizeof(ptrdiff_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SWAP, &v, NULL, &r);
         return r;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -4183,9 +4269,10 @@ SYMM_INLINE ptrdiff_t ptrdiff_swap(shmem_ctx_t ctx, const char *call, ptrdiff_t 
 SYMM_INLINE void ptrdiff_set(shmem_ctx_t ctx, const char *call, ptrdiff_t *dest, ptrdiff_t v,
                              int pe)
 {
-    ptrdiff_t r, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe);
+    symm_tl_amo_t a;
+    ptrdiff_t r, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_SET, dest, sizeof(ptrdiff_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_SET, &v, NULL, &r);
         return;
     }
     __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST);
@@ -4195,9 +4282,10 @@ SYMM_INLINE void ptrdiff_set(shmem_ctx_t ctx, const char *call, ptrdiff_t *dest,
 SYMM_INLINE ptrdiff_t ptrdiff_cswap(shmem_ctx_t ctx, const char *call, ptrdiff_t *dest,
                                     ptrdiff_t cond, ptrdiff_t v, int pe)
 {
-    ptrdiff_t r, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe);
+    symm_tl_amo_t a;
+    ptrdiff_t r, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_CSWAP, dest, sizeof(ptrdiff_t), &v, &cond, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_CSWAP, &v, &cond, &r);
         return r;
     }
     __atomic_compare_exchange(p, &cond, &v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -4208,9 +4296,10 @@ SYMM_INLINE ptrdiff_t ptrdiff_cswap(shmem_ctx_t ctx, const char *call, ptrdiff_t
 SYMM_INLINE ptrdiff_t ptrdiff_fetch_add(shmem_ctx_t ctx, const char *call, ptrdiff_t *dest,
                                         ptrdiff_t v, int pe)
 {
-    ptrdiff_t r = 0, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe);
+    symm_tl_amo_t a;
+    ptrdiff_t r = 0, *p = amo_at(call, dest, sizeof(ptrdiff_t), pe, &a);
     if (SYMM_UNLIKELY(!p)) {
-        net_op(ctx, call, SYMM_AMO_ADD, dest, sizeof(ptrdiff_t), &v, NULL, pe, &r);
+        net_op(ctx, call, &a, SYMM_AMO_ADD, &v, NULL, &r);
         return r;
     }
     r = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);

@@ -15,28 +15,28 @@ SYMM_EXPORT void shmemx_float_put_on_stream(float *dest, const float *source, si
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_float_get_on_stream(float *dest, const float *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_float_put_nbi_on_stream(float *dest, const float *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_float_get_nbi_on_stream(float *dest, const float *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_float_p_on_stream(float *dest, const float value, int pe,
@@ -56,14 +56,14 @@ SYMM_EXPORT void shmemx_float_iput_on_stream(float *dest, const float *source, p
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_float_iput_on_stream", dest, source, dst, sst, nelems, sizeof(float), pe, 1, stream);
+    strided("shmemx_float_iput_on_stream", dest, source, dst, sst, nelems, sizeof(float), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_float_iget_on_stream(float *dest, const float *source, ptrdiff_t dst,
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_float_iget_on_stream", dest, source, dst, sst, nelems, sizeof(float), pe, 0, stream);
+    strided("shmemx_float_iget_on_stream", dest, source, dst, sst, nelems, sizeof(float), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_float_put_signal_on_stream(float *dest, const float *source, size_t nelems,
@@ -91,28 +91,28 @@ SYMM_EXPORT void shmemx_double_put_on_stream(double *dest, const double *source,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_double_get_on_stream(double *dest, const double *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_double_put_nbi_on_stream(double *dest, const double *source, size_t nelems,
                                                  int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_double_get_nbi_on_stream(double *dest, const double *source, size_t nelems,
                                                  int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_double_p_on_stream(double *dest, const double value, int pe,
@@ -133,14 +133,14 @@ SYMM_EXPORT void shmemx_double_iput_on_stream(double *dest, const double *source
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_double_iput_on_stream", dest, source, dst, sst, nelems, sizeof(double), pe, 1, stream);
+    strided("shmemx_double_iput_on_stream", dest, source, dst, sst, nelems, sizeof(double), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_double_iget_on_stream(double *dest, const double *source, ptrdiff_t dst,
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_double_iget_on_stream", dest, source, dst, sst, nelems, sizeof(double), pe, 0, stream);
+    strided("shmemx_double_iget_on_stream", dest, source, dst, sst, nelems, sizeof(double), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_double_put_signal_on_stream(double *dest, const double *source,
@@ -169,28 +169,28 @@ SYMM_EXPORT void shmemx_char_put_on_stream(char *dest, const char *source, size_
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_char_get_on_stream(char *dest, const char *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_char_put_nbi_on_stream(char *dest, const char *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_char_get_nbi_on_stream(char *dest, const char *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_char_p_on_stream(char *dest, const char value, int pe,
@@ -210,14 +210,14 @@ SYMM_EXPORT void shmemx_char_iput_on_stream(char *dest, const char *source, ptrd
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_char_iput_on_stream", dest, source, dst, sst, nelems, sizeof(char), pe, 1, stream);
+    strided("shmemx_char_iput_on_stream", dest, source, dst, sst, nelems, sizeof(char), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_char_iget_on_stream(char *dest, const char *source, ptrdiff_t dst,
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_char_iget_on_stream", dest, source, dst, sst, nelems, sizeof(char), pe, 0, stream);
+    strided("shmemx_char_iget_on_stream", dest, source, dst, sst, nelems, sizeof(char), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_char_put_signal_on_stream(char *dest, const char *source, size_t nelems,
@@ -245,28 +245,28 @@ SYMM_EXPORT void shmemx_schar_put_on_stream(signed char *dest, const signed char
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_get_on_stream(signed char *dest, const signed char *source,
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_put_nbi_on_stream(signed char *dest, const signed char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_get_nbi_on_stream(signed char *dest, const signed char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_p_on_stream(signed char *dest, const signed char value, int pe,
@@ -287,14 +287,14 @@ SYMM_EXPORT void shmemx_schar_iput_on_stream(signed char *dest, const signed cha
                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_schar_iput_on_stream", dest, source, dst, sst, nelems, sizeof(signed char), pe, 1, stream);
+    strided("shmemx_schar_iput_on_stream", dest, source, dst, sst, nelems, sizeof(signed char), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_iget_on_stream(signed char *dest, const signed char *source,
                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_schar_iget_on_stream", dest, source, dst, sst, nelems, sizeof(signed char), pe, 0, stream);
+    strided("shmemx_schar_iget_on_stream", dest, source, dst, sst, nelems, sizeof(signed char), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_put_signal_on_stream(signed char *dest, const signed char *source,
@@ -323,28 +323,28 @@ SYMM_EXPORT void shmemx_short_put_on_stream(short *dest, const short *source, si
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_short_get_on_stream(short *dest, const short *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_short_put_nbi_on_stream(short *dest, const short *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_short_get_nbi_on_stream(short *dest, const short *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_short_p_on_stream(short *dest, const short value, int pe,
@@ -364,14 +364,14 @@ SYMM_EXPORT void shmemx_short_iput_on_stream(short *dest, const short *source, p
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_short_iput_on_stream", dest, source, dst, sst, nelems, sizeof(short), pe, 1, stream);
+    strided("shmemx_short_iput_on_stream", dest, source, dst, sst, nelems, sizeof(short), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_short_iget_on_stream(short *dest, const short *source, ptrdiff_t dst,
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_short_iget_on_stream", dest, source, dst, sst, nelems, sizeof(short), pe, 0, stream);
+    strided("shmemx_short_iget_on_stream", dest, source, dst, sst, nelems, sizeof(short), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_short_put_signal_on_stream(short *dest, const short *source, size_t nelems,
@@ -423,28 +423,28 @@ SYMM_EXPORT void shmemx_int_put_on_stream(int *dest, const int *source, size_t n
                                           struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int_get_on_stream(int *dest, const int *source, size_t nelems, int pe,
                                           struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int_put_nbi_on_stream(int *dest, const int *source, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int_get_nbi_on_stream(int *dest, const int *source, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int_p_on_stream(int *dest, const int value, int pe,
@@ -464,14 +464,14 @@ SYMM_EXPORT void shmemx_int_iput_on_stream(int *dest, const int *source, ptrdiff
                                            ptrdiff_t sst, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
-    strided("shmemx_int_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int), pe, 1, stream);
+    strided("shmemx_int_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int_iget_on_stream(int *dest, const int *source, ptrdiff_t dst,
                                            ptrdiff_t sst, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
-    strided("shmemx_int_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int), pe, 0, stream);
+    strided("shmemx_int_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int_put_signal_on_stream(int *dest, const int *source, size_t nelems,
@@ -522,28 +522,28 @@ SYMM_EXPORT void shmemx_long_put_on_stream(long *dest, const long *source, size_
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_long_get_on_stream(long *dest, const long *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_long_put_nbi_on_stream(long *dest, const long *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_long_get_nbi_on_stream(long *dest, const long *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_long_p_on_stream(long *dest, const long value, int pe,
@@ -563,14 +563,14 @@ SYMM_EXPORT void shmemx_long_iput_on_stream(long *dest, const long *source, ptrd
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_long_iput_on_stream", dest, source, dst, sst, nelems, sizeof(long), pe, 1, stream);
+    strided("shmemx_long_iput_on_stream", dest, source, dst, sst, nelems, sizeof(long), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_long_iget_on_stream(long *dest, const long *source, ptrdiff_t dst,
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_long_iget_on_stream", dest, source, dst, sst, nelems, sizeof(long), pe, 0, stream);
+    strided("shmemx_long_iget_on_stream", dest, source, dst, sst, nelems, sizeof(long), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_long_put_signal_on_stream(long *dest, const long *source, size_t nelems,
@@ -622,14 +622,14 @@ SYMM_EXPORT void shmemx_longlong_put_on_stream(long long *dest, const long long 
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_get_on_stream(long long *dest, const long long *source,
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_put_nbi_on_stream(long long *dest, const long long *source,
@@ -637,7 +637,7 @@ SYMM_EXPORT void shmemx_longlong_put_nbi_on_stream(long long *dest, const long l
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_get_nbi_on_stream(long long *dest, const long long *source,
@@ -645,7 +645,7 @@ SYMM_EXPORT void shmemx_longlong_get_nbi_on_stream(long long *dest, const long l
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_p_on_stream(long long *dest, const long long value, int pe,
@@ -666,14 +666,14 @@ SYMM_EXPORT void shmemx_longlong_iput_on_stream(long long *dest, const long long
                                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                                 struct CUstream_st *stream)
 {
-    strided("shmemx_longlong_iput_on_stream", dest, source, dst, sst, nelems, sizeof(long long), pe, 1, stream);
+    strided("shmemx_longlong_iput_on_stream", dest, source, dst, sst, nelems, sizeof(long long), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_iget_on_stream(long long *dest, const long long *source,
                                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                                 struct CUstream_st *stream)
 {
-    strided("shmemx_longlong_iget_on_stream", dest, source, dst, sst, nelems, sizeof(long long), pe, 0, stream);
+    strided("shmemx_longlong_iget_on_stream", dest, source, dst, sst, nelems, sizeof(long long), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_put_signal_on_stream(long long *dest, const long long *source,
@@ -727,28 +727,28 @@ SYMM_EXPORT void shmemx_uchar_put_on_stream(unsigned char *dest, const unsigned 
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_get_on_stream(unsigned char *dest, const unsigned char *source,
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_put_nbi_on_stream(unsigned char *dest, const unsigned char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_get_nbi_on_stream(unsigned char *dest, const unsigned char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_p_on_stream(unsigned char *dest, const unsigned char value, int pe,
@@ -769,14 +769,14 @@ SYMM_EXPORT void shmemx_uchar_iput_on_stream(unsigned char *dest, const unsigned
                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_uchar_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned char), pe, 1, stream);
+    strided("shmemx_uchar_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned char), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_iget_on_stream(unsigned char *dest, const unsigned char *source,
                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_uchar_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned char), pe, 0, stream);
+    strided("shmemx_uchar_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned char), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_put_signal_on_stream(unsigned char *dest, const unsigned char *source,
@@ -806,28 +806,28 @@ SYMM_EXPORT void shmemx_ushort_put_on_stream(unsigned short *dest, const unsigne
                                              size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_get_on_stream(unsigned short *dest, const unsigned short *source,
                                              size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_put_nbi_on_stream(unsigned short *dest, const unsigned short *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_get_nbi_on_stream(unsigned short *dest, const unsigned short *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_p_on_stream(unsigned short *dest, const unsigned short value, int pe,
@@ -848,14 +848,14 @@ SYMM_EXPORT void shmemx_ushort_iput_on_stream(unsigned short *dest, const unsign
                                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_ushort_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned short), pe, 1, stream);
+    strided("shmemx_ushort_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned short), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_iget_on_stream(unsigned short *dest, const unsigned short *source,
                                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_ushort_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned short), pe, 0, stream);
+    strided("shmemx_ushort_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned short), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_put_signal_on_stream(unsigned short *dest,
@@ -911,28 +911,28 @@ SYMM_EXPORT void shmemx_uint_put_on_stream(unsigned int *dest, const unsigned in
                                            size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_get_on_stream(unsigned int *dest, const unsigned int *source,
                                            size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_put_nbi_on_stream(unsigned int *dest, const unsigned int *source,
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_get_nbi_on_stream(unsigned int *dest, const unsigned int *source,
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_p_on_stream(unsigned int *dest, const unsigned int value, int pe,
@@ -953,14 +953,14 @@ SYMM_EXPORT void shmemx_uint_iput_on_stream(unsigned int *dest, const unsigned i
                                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_uint_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned int), pe, 1, stream);
+    strided("shmemx_uint_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned int), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_iget_on_stream(unsigned int *dest, const unsigned int *source,
                                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_uint_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned int), pe, 0, stream);
+    strided("shmemx_uint_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned int), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_put_signal_on_stream(unsigned int *dest, const unsigned int *source,
@@ -1016,28 +1016,28 @@ SYMM_EXPORT void shmemx_ulong_put_on_stream(unsigned long *dest, const unsigned 
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_get_on_stream(unsigned long *dest, const unsigned long *source,
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_put_nbi_on_stream(unsigned long *dest, const unsigned long *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_get_nbi_on_stream(unsigned long *dest, const unsigned long *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_p_on_stream(unsigned long *dest, const unsigned long value, int pe,
@@ -1058,14 +1058,14 @@ SYMM_EXPORT void shmemx_ulong_iput_on_stream(unsigned long *dest, const unsigned
                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_ulong_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long), pe, 1, stream);
+    strided("shmemx_ulong_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_iget_on_stream(unsigned long *dest, const unsigned long *source,
                                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_ulong_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long), pe, 0, stream);
+    strided("shmemx_ulong_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_put_signal_on_stream(unsigned long *dest, const unsigned long *source,
@@ -1122,7 +1122,7 @@ SYMM_EXPORT void shmemx_ulonglong_put_on_stream(unsigned long long *dest,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_get_on_stream(unsigned long long *dest,
@@ -1130,7 +1130,7 @@ SYMM_EXPORT void shmemx_ulonglong_get_on_stream(unsigned long long *dest,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_put_nbi_on_stream(unsigned long long *dest,
@@ -1138,7 +1138,7 @@ SYMM_EXPORT void shmemx_ulonglong_put_nbi_on_stream(unsigned long long *dest,
                                                     int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_get_nbi_on_stream(unsigned long long *dest,
@@ -1146,7 +1146,7 @@ SYMM_EXPORT void shmemx_ulonglong_get_nbi_on_stream(unsigned long long *dest,
                                                     int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_p_on_stream(unsigned long long *dest,
@@ -1169,7 +1169,7 @@ SYMM_EXPORT void shmemx_ulonglong_iput_on_stream(unsigned long long *dest,
                                                  ptrdiff_t sst, size_t nelems, int pe,
                                                  struct CUstream_st *stream)
 {
-    strided("shmemx_ulonglong_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long long), pe, 1, stream);
+    strided("shmemx_ulonglong_iput_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long long), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_iget_on_stream(unsigned long long *dest,
@@ -1177,7 +1177,7 @@ SYMM_EXPORT void shmemx_ulonglong_iget_on_stream(unsigned long long *dest,
                                                  ptrdiff_t sst, size_t nelems, int pe,
                                                  struct CUstream_st *stream)
 {
-    strided("shmemx_ulonglong_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long long), pe, 0, stream);
+    strided("shmemx_ulonglong_iget_on_stream", dest, source, dst, sst, nelems, sizeof(unsigned long long), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_put_signal_on_stream(unsigned long long *dest,
@@ -1235,28 +1235,28 @@ SYMM_EXPORT void shmemx_int8_put_on_stream(int8_t *dest, const int8_t *source, s
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_get_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_put_nbi_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_get_nbi_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_p_on_stream(int8_t *dest, const int8_t value, int pe,
@@ -1276,14 +1276,14 @@ SYMM_EXPORT void shmemx_int8_iput_on_stream(int8_t *dest, const int8_t *source, 
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_int8_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int8_t), pe, 1, stream);
+    strided("shmemx_int8_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int8_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_iget_on_stream(int8_t *dest, const int8_t *source, ptrdiff_t dst,
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_int8_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int8_t), pe, 0, stream);
+    strided("shmemx_int8_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int8_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_put_signal_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
@@ -1311,28 +1311,28 @@ SYMM_EXPORT void shmemx_int16_put_on_stream(int16_t *dest, const int16_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_get_on_stream(int16_t *dest, const int16_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_put_nbi_on_stream(int16_t *dest, const int16_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_get_nbi_on_stream(int16_t *dest, const int16_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_p_on_stream(int16_t *dest, const int16_t value, int pe,
@@ -1353,14 +1353,14 @@ SYMM_EXPORT void shmemx_int16_iput_on_stream(int16_t *dest, const int16_t *sourc
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_int16_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int16_t), pe, 1, stream);
+    strided("shmemx_int16_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int16_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_iget_on_stream(int16_t *dest, const int16_t *source, ptrdiff_t dst,
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_int16_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int16_t), pe, 0, stream);
+    strided("shmemx_int16_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int16_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_put_signal_on_stream(int16_t *dest, const int16_t *source,
@@ -1389,28 +1389,28 @@ SYMM_EXPORT void shmemx_int32_put_on_stream(int32_t *dest, const int32_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_get_on_stream(int32_t *dest, const int32_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_put_nbi_on_stream(int32_t *dest, const int32_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_get_nbi_on_stream(int32_t *dest, const int32_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_p_on_stream(int32_t *dest, const int32_t value, int pe,
@@ -1431,14 +1431,14 @@ SYMM_EXPORT void shmemx_int32_iput_on_stream(int32_t *dest, const int32_t *sourc
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_int32_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int32_t), pe, 1, stream);
+    strided("shmemx_int32_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int32_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_iget_on_stream(int32_t *dest, const int32_t *source, ptrdiff_t dst,
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_int32_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int32_t), pe, 0, stream);
+    strided("shmemx_int32_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int32_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_put_signal_on_stream(int32_t *dest, const int32_t *source,
@@ -1492,28 +1492,28 @@ SYMM_EXPORT void shmemx_int64_put_on_stream(int64_t *dest, const int64_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_get_on_stream(int64_t *dest, const int64_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_put_nbi_on_stream(int64_t *dest, const int64_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_get_nbi_on_stream(int64_t *dest, const int64_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_p_on_stream(int64_t *dest, const int64_t value, int pe,
@@ -1534,14 +1534,14 @@ SYMM_EXPORT void shmemx_int64_iput_on_stream(int64_t *dest, const int64_t *sourc
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_int64_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int64_t), pe, 1, stream);
+    strided("shmemx_int64_iput_on_stream", dest, source, dst, sst, nelems, sizeof(int64_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_iget_on_stream(int64_t *dest, const int64_t *source, ptrdiff_t dst,
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_int64_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int64_t), pe, 0, stream);
+    strided("shmemx_int64_iget_on_stream", dest, source, dst, sst, nelems, sizeof(int64_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_put_signal_on_stream(int64_t *dest, const int64_t *source,
@@ -1595,28 +1595,28 @@ SYMM_EXPORT void shmemx_uint8_put_on_stream(uint8_t *dest, const uint8_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_get_on_stream(uint8_t *dest, const uint8_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_put_nbi_on_stream(uint8_t *dest, const uint8_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_get_nbi_on_stream(uint8_t *dest, const uint8_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_p_on_stream(uint8_t *dest, const uint8_t value, int pe,
@@ -1637,14 +1637,14 @@ SYMM_EXPORT void shmemx_uint8_iput_on_stream(uint8_t *dest, const uint8_t *sourc
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_uint8_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint8_t), pe, 1, stream);
+    strided("shmemx_uint8_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint8_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_iget_on_stream(uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
                                              ptrdiff_t sst, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
-    strided("shmemx_uint8_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint8_t), pe, 0, stream);
+    strided("shmemx_uint8_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint8_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_put_signal_on_stream(uint8_t *dest, const uint8_t *source,
@@ -1673,28 +1673,28 @@ SYMM_EXPORT void shmemx_uint16_put_on_stream(uint16_t *dest, const uint16_t *sou
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_get_on_stream(uint16_t *dest, const uint16_t *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_put_nbi_on_stream(uint16_t *dest, const uint16_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_get_nbi_on_stream(uint16_t *dest, const uint16_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_p_on_stream(uint16_t *dest, const uint16_t value, int pe,
@@ -1715,14 +1715,14 @@ SYMM_EXPORT void shmemx_uint16_iput_on_stream(uint16_t *dest, const uint16_t *so
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_uint16_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint16_t), pe, 1, stream);
+    strided("shmemx_uint16_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint16_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_iget_on_stream(uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_uint16_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint16_t), pe, 0, stream);
+    strided("shmemx_uint16_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint16_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_put_signal_on_stream(uint16_t *dest, const uint16_t *source,
@@ -1751,28 +1751,28 @@ SYMM_EXPORT void shmemx_uint32_put_on_stream(uint32_t *dest, const uint32_t *sou
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_get_on_stream(uint32_t *dest, const uint32_t *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_put_nbi_on_stream(uint32_t *dest, const uint32_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_get_nbi_on_stream(uint32_t *dest, const uint32_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_p_on_stream(uint32_t *dest, const uint32_t value, int pe,
@@ -1793,14 +1793,14 @@ SYMM_EXPORT void shmemx_uint32_iput_on_stream(uint32_t *dest, const uint32_t *so
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_uint32_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint32_t), pe, 1, stream);
+    strided("shmemx_uint32_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint32_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_iget_on_stream(uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_uint32_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint32_t), pe, 0, stream);
+    strided("shmemx_uint32_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint32_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_put_signal_on_stream(uint32_t *dest, const uint32_t *source,
@@ -1854,28 +1854,28 @@ SYMM_EXPORT void shmemx_uint64_put_on_stream(uint64_t *dest, const uint64_t *sou
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_get_on_stream(uint64_t *dest, const uint64_t *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_put_nbi_on_stream(uint64_t *dest, const uint64_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_get_nbi_on_stream(uint64_t *dest, const uint64_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_p_on_stream(uint64_t *dest, const uint64_t value, int pe,
@@ -1896,14 +1896,14 @@ SYMM_EXPORT void shmemx_uint64_iput_on_stream(uint64_t *dest, const uint64_t *so
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_uint64_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint64_t), pe, 1, stream);
+    strided("shmemx_uint64_iput_on_stream", dest, source, dst, sst, nelems, sizeof(uint64_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_iget_on_stream(uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
                                               ptrdiff_t sst, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
-    strided("shmemx_uint64_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint64_t), pe, 0, stream);
+    strided("shmemx_uint64_iget_on_stream", dest, source, dst, sst, nelems, sizeof(uint64_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_put_signal_on_stream(uint64_t *dest, const uint64_t *source,
@@ -1957,28 +1957,28 @@ SYMM_EXPORT void shmemx_size_put_on_stream(size_t *dest, const size_t *source, s
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_size_get_on_stream(size_t *dest, const size_t *source, size_t nelems,
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_size_put_nbi_on_stream(size_t *dest, const size_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_size_get_nbi_on_stream(size_t *dest, const size_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_size_p_on_stream(size_t *dest, const size_t value, int pe,
@@ -1998,14 +1998,14 @@ SYMM_EXPORT void shmemx_size_iput_on_stream(size_t *dest, const size_t *source, 
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_size_iput_on_stream", dest, source, dst, sst, nelems, sizeof(size_t), pe, 1, stream);
+    strided("shmemx_size_iput_on_stream", dest, source, dst, sst, nelems, sizeof(size_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_size_iget_on_stream(size_t *dest, const size_t *source, ptrdiff_t dst,
                                             ptrdiff_t sst, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
-    strided("shmemx_size_iget_on_stream", dest, source, dst, sst, nelems, sizeof(size_t), pe, 0, stream);
+    strided("shmemx_size_iget_on_stream", dest, source, dst, sst, nelems, sizeof(size_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_size_put_signal_on_stream(size_t *dest, const size_t *source, size_t nelems,
@@ -2057,28 +2057,28 @@ SYMM_EXPORT void shmemx_ptrdiff_put_on_stream(ptrdiff_t *dest, const ptrdiff_t *
                                               size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_get_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                               size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_put_nbi_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                                   size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_get_nbi_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                                   size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_p_on_stream(ptrdiff_t *dest, const ptrdiff_t value, int pe,
@@ -2099,14 +2099,14 @@ SYMM_EXPORT void shmemx_ptrdiff_iput_on_stream(ptrdiff_t *dest, const ptrdiff_t 
                                                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                                struct CUstream_st *stream)
 {
-    strided("shmemx_ptrdiff_iput_on_stream", dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe, 1, stream);
+    strided("shmemx_ptrdiff_iput_on_stream", dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_iget_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe,
                                                struct CUstream_st *stream)
 {
-    strided("shmemx_ptrdiff_iget_on_stream", dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe, 0, stream);
+    strided("shmemx_ptrdiff_iget_on_stream", dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_put_signal_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
@@ -2160,42 +2160,42 @@ SYMM_EXPORT void shmemx_put8_on_stream(void *dest, const void *source, size_t ne
                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_put8_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get8_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_get8_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put8_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_put8_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get8_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_get8_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput8_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                         ptrdiff_t sst, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
-    strided("shmemx_iput8_on_stream", dest, source, dst, sst, nelems, 8 / 8, pe, 1, stream);
+    strided("shmemx_iput8_on_stream", dest, source, dst, sst, nelems, 8 / 8, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_iget8_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                         ptrdiff_t sst, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
-    strided("shmemx_iget8_on_stream", dest, source, dst, sst, nelems, 8 / 8, pe, 0, stream);
+    strided("shmemx_iget8_on_stream", dest, source, dst, sst, nelems, 8 / 8, pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put8_signal_on_stream(void *dest, const void *source, size_t nelems,
@@ -2222,42 +2222,42 @@ SYMM_EXPORT void shmemx_put16_on_stream(void *dest, const void *source, size_t n
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_put16_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get16_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_get16_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put16_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_put16_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get16_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_get16_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput16_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                          ptrdiff_t sst, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    strided("shmemx_iput16_on_stream", dest, source, dst, sst, nelems, 16 / 8, pe, 1, stream);
+    strided("shmemx_iput16_on_stream", dest, source, dst, sst, nelems, 16 / 8, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_iget16_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                          ptrdiff_t sst, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    strided("shmemx_iget16_on_stream", dest, source, dst, sst, nelems, 16 / 8, pe, 0, stream);
+    strided("shmemx_iget16_on_stream", dest, source, dst, sst, nelems, 16 / 8, pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put16_signal_on_stream(void *dest, const void *source, size_t nelems,
@@ -2284,42 +2284,42 @@ SYMM_EXPORT void shmemx_put32_on_stream(void *dest, const void *source, size_t n
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_put32_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get32_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_get32_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put32_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_put32_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get32_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_get32_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput32_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                          ptrdiff_t sst, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    strided("shmemx_iput32_on_stream", dest, source, dst, sst, nelems, 32 / 8, pe, 1, stream);
+    strided("shmemx_iput32_on_stream", dest, source, dst, sst, nelems, 32 / 8, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_iget32_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                          ptrdiff_t sst, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    strided("shmemx_iget32_on_stream", dest, source, dst, sst, nelems, 32 / 8, pe, 0, stream);
+    strided("shmemx_iget32_on_stream", dest, source, dst, sst, nelems, 32 / 8, pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put32_signal_on_stream(void *dest, const void *source, size_t nelems,
@@ -2346,42 +2346,42 @@ SYMM_EXPORT void shmemx_put64_on_stream(void *dest, const void *source, size_t n
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_put64_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get64_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_get64_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put64_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_put64_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get64_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_get64_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput64_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                          ptrdiff_t sst, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    strided("shmemx_iput64_on_stream", dest, source, dst, sst, nelems, 64 / 8, pe, 1, stream);
+    strided("shmemx_iput64_on_stream", dest, source, dst, sst, nelems, 64 / 8, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_iget64_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                          ptrdiff_t sst, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
-    strided("shmemx_iget64_on_stream", dest, source, dst, sst, nelems, 64 / 8, pe, 0, stream);
+    strided("shmemx_iget64_on_stream", dest, source, dst, sst, nelems, 64 / 8, pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put64_signal_on_stream(void *dest, const void *source, size_t nelems,
@@ -2408,42 +2408,42 @@ SYMM_EXPORT void shmemx_put128_on_stream(void *dest, const void *source, size_t 
                                          struct CUstream_st *stream)
 {
     const char *call = "shmemx_put128_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get128_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
     const char *call = "shmemx_get128_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put128_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
     const char *call = "shmemx_put128_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, 1, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get128_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
     const char *call = "shmemx_get128_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, 0, stream);
+    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput128_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                           ptrdiff_t sst, size_t nelems, int pe,
                                           struct CUstream_st *stream)
 {
-    strided("shmemx_iput128_on_stream", dest, source, dst, sst, nelems, 128 / 8, pe, 1, stream);
+    strided("shmemx_iput128_on_stream", dest, source, dst, sst, nelems, 128 / 8, pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_iget128_on_stream(void *dest, const void *source, ptrdiff_t dst,
                                           ptrdiff_t sst, size_t nelems, int pe,
                                           struct CUstream_st *stream)
 {
-    strided("shmemx_iget128_on_stream", dest, source, dst, sst, nelems, 128 / 8, pe, 0, stream);
+    strided("shmemx_iget128_on_stream", dest, source, dst, sst, nelems, 128 / 8, pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put128_signal_on_stream(void *dest, const void *source, size_t nelems,

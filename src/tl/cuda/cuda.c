@@ -201,8 +201,9 @@ void symm_cuda_unmap(const char *call, size_t off, size_t len)
 }
 
 /* ---- Copies -------------------------------------------------------------------------------- */
-symm_status_t symm_cuda_copy(void *dest, const void *src, size_t n, int pe, int put, int nbi)
+symm_status_t symm_cuda_copy(void *dest, const void *src, size_t n, int pe, symm_rma_op_t op)
 {
+    const int put = symm_rma_is_put(op);
     const char *sym = put ? dest : src;
     const char *call = put ? "a host put to the device heap" : "a host get from the device heap";
     char *peer;
@@ -217,7 +218,7 @@ symm_status_t symm_cuda_copy(void *dest, const void *src, size_t n, int pe, int 
                                               (CUdeviceptr)(put ? src : peer), n,
                                               symm_cuda_g.copy));
     symm_cuda_g.queued = 1;
-    if (!nbi)
+    if (symm_rma_mode(op) == SYMM_TL_WAIT)
         symm_cuda_quiet();
     return SYMM_OK;
 }

@@ -18,6 +18,7 @@
 
 #include "base/status.h"
 #include "symm/impl/state.h"
+#include "tl/tl.h"
 #include "tl/cuda/driver.h"
 
 /* The library kernels with a fixed name (kernels.cu). */
@@ -116,11 +117,12 @@ void symm_cuda_share(const char *call, CUmemGenericAllocationHandle h, size_t of
 /* Unmaps [off, off + len) of every PE's slot, the own one included. */
 void symm_cuda_unmap(const char *call, size_t off, size_t len);
 
-/* Copies n bytes between local memory and pe's device heap: put copies src (local) to dest
- * (symmetric, in the device heap), get copies src (symmetric) to dest (local), on the copy
- * stream, through the peer's window address. Blocking (nbi 0): complete on return; else queued
- * until symm_cuda_quiet. SYMM_ERR_INVALID when the symmetric side is not in the device heap. */
-symm_status_t symm_cuda_copy(void *dest, const void *src, size_t n, int pe, int put, int nbi);
+/* Copies n bytes between local memory and pe's device heap: a put copies src (local) to dest
+ * (symmetric, in the device heap), a get src (symmetric) to dest (local), on the copy stream,
+ * through the peer's window address. SYMM_PUT, SYMM_GET: complete on return; the _NBI kinds:
+ * queued until symm_cuda_quiet. SYMM_ERR_INVALID when the symmetric side is not in the device
+ * heap. */
+symm_status_t symm_cuda_copy(void *dest, const void *src, size_t n, int pe, symm_rma_op_t op);
 /* Completes every copy queued; cheap when none is. */
 void symm_cuda_quiet(void);
 

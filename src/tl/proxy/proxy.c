@@ -610,11 +610,13 @@ void symm_px_quiet(const char *call)
     pthread_mutex_unlock(&P.hlock);
 }
 
-void symm_px_rma(const char *call, void *dest, const void *src, size_t n, int pe, int put, int nbi)
+void symm_px_rma(const char *call, void *dest, const void *src, size_t n, int pe,
+                 symm_rma_op_t op)
 {
-    symm_px_req_t q = {.op = put ? SYMM_PX_PUT : SYMM_PX_GET,
+    const int wait = symm_rma_mode(op) == SYMM_TL_WAIT;
+    symm_px_req_t q = {.op = symm_rma_is_put(op) ? SYMM_PX_PUT : SYMM_PX_GET,
                        .pe = pe,
-                       .flags = nbi ? 0 : SYMM_PX_ANSWER,
+                       .flags = wait ? SYMM_PX_ANSWER : 0,
                        .dst = (uintptr_t)dest,
                        .src = (uintptr_t)src,
                        .len = n};
@@ -623,7 +625,7 @@ void symm_px_rma(const char *call, void *dest, const void *src, size_t n, int pe
     if (!P.running)
         P.env.fatal("%s(pe=%d): the GPU proxy does not run", call, pe);
     idx = symm_px_post_host(P.hring, &P.hhead, &q);
-    if (!nbi)
+    if (wait)
         symm_px_await_host(P.hring, idx);
 }
 

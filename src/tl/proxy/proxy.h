@@ -34,10 +34,12 @@ void symm_px_start(const char *call, const symm_px_env_t *env, symm_px_ring_t **
 /* Every request the PE's kernels posted so far (ended kernels' included) is complete at its
  * target when this returns. */
 void symm_px_quiet(const char *call);
-/* Host RMA on the device heap of pe, a PE of another node: put copies src (local) to dest
- * (symmetric), get src (symmetric) to dest (local). Blocking (nbi 0): the source may be reused
- * (put) or the data is here (get) on return; else complete at symm_px_quiet. */
-void symm_px_rma(const char *call, void *dest, const void *src, size_t n, int pe, int put, int nbi);
+/* Host RMA on the device heap of pe, a PE of another node: a put copies src (local) to dest
+ * (symmetric), a get src (symmetric) to dest (local). SYMM_PUT, SYMM_GET: the source may be
+ * reused (put) or the data is here (get) on return; the _NBI kinds: complete at
+ * symm_px_quiet. */
+void symm_px_rma(const char *call, void *dest, const void *src, size_t n, int pe,
+                 symm_rma_op_t op);
 /* Stops the thread and frees the ring; after a quiet and a barrier of the job. */
 void symm_px_stop(const char *call);
 /* Whether the proxy runs. */

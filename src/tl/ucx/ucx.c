@@ -1015,9 +1015,10 @@ static inline ucp_ep_h ep_of(worker_t *wk, const char *call, int pe)
 
 /* A put or get, one operation per extent it touches. */
 static void rma(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
-                char *buf, size_t n, int nbi, int put)
+                char *buf, size_t n, symm_rma_op_t op)
 {
     ucp_request_param_t p = {.op_attr_mask = 0};
+    const int put = symm_rma_is_put(op);
     size_t part;
 
     for (; n > 0; buf += part, off += part, n -= part) {
@@ -1026,8 +1027,8 @@ static void rma(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint6
         uint64_t ra = raddr(pe, seg, off);
         ucs_status_ptr_t r = put ? F.ucp_put_nbx(ep, buf, part, ra, k, &p)
                                  : F.ucp_get_nbx(ep, buf, part, ra, k, &p);
-        check(nbi == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call, put ? "put" : "get",
-              pe);
+        check(symm_rma_mode(op) == SYMM_TL_NBI ? keep(wk, r) : wait_req(wk->w, r), call,
+              put ? "put" : "get", pe);
     }
 }
 
@@ -1036,7 +1037,7 @@ static void rma(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint6
  * one round trip for that reply instead of a put and a flush. Later operations go as before.
  * 1 when sent so. */
 static int put_acked(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, uint64_t off,
-                     const void *src, size_t n, int nbi)
+                     const void *src, size_t n, symm_tl_mode_t mode)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE |
                                              UCP_OP_ATTR_FIELD_REPLY_BUFFER,
@@ -1047,7 +1048,7 @@ static int put_acked(worker_t *wk, const char *call, int pe, symm_tl_seg_t seg, 
     ucp_ep_h ep;
     ucp_rkey_h k;
 
-    if (U.env.threads || nbi == SYMM_TL_FLAG || (n != 4 && n != 8) || ra % n ||
+    if (U.env.threads || mode == SYMM_TL_FLAG || (n != 4 && n != 8) || ra % n ||
         atomic_load_explicit(&wk->dirty, memory_order_relaxed) ||
         atomic_load_explicit(&wk->acked, memory_order_relaxed))
         return 0;
@@ -1095,31 +1096,31 @@ static void ucx_put_note(void **chan, const char *call, int pe, symm_tl_seg_t se
 }
 
 static void ucx_put(void **chan, const char *call, int pe, symm_tl_seg_t seg,
-                    uint64_t off, const void *src, size_t n, int nbi)
+                    uint64_t off, const void *src, size_t n, symm_tl_mode_t mode)
 {
     worker_t *wk = worker_of(chan);
 
-    if (put_acked(wk, call, pe, seg, off, src, n, nbi))
+    if (put_acked(wk, call, pe, seg, off, src, n, mode))
         return;
-    atomic_store_explicit(nbi == SYMM_TL_FLAG ? &wk->flags : &wk->dirty, 1, memory_order_relaxed);
-    if (nbi == SYMM_TL_FLAG && n == sizeof(uint32_t))
+    atomic_store_explicit(mode == SYMM_TL_FLAG ? &wk->flags : &wk->dirty, 1, memory_order_relaxed);
+    if (mode == SYMM_TL_FLAG && n == sizeof(uint32_t))
         flag_send(wk, call, pe, seg, off, src);
     else
-        rma(wk, call, pe, seg, off, (char *)src, n, nbi, 1);
+        rma(wk, call, pe, seg, off, (char *)src, n, mode == SYMM_TL_NBI ? SYMM_PUT_NBI : SYMM_PUT);
 }
 
 static void ucx_get(void **chan, const char *call, int pe, symm_tl_seg_t seg,
-                    uint64_t off, void *dest, size_t n, int nbi)
+                    uint64_t off, void *dest, size_t n, symm_tl_mode_t mode)
 {
     worker_t *wk = worker_of(chan);
 
-    if (nbi == SYMM_TL_NBI)
+    if (mode == SYMM_TL_NBI)
         atomic_store_explicit(&wk->dirty, 1, memory_order_relaxed);
-    rma(wk, call, pe, seg, off, dest, n, nbi, 0);
+    rma(wk, call, pe, seg, off, dest, n, mode == SYMM_TL_NBI ? SYMM_GET_NBI : SYMM_GET);
 }
 
 static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
-                        int fetch)
+                        symm_tl_mode_t mode)
 {
     static const ucp_atomic_op_t ops[] = {
         [SYMM_AMO_ADD] = UCP_ATOMIC_OP_ADD,   [SYMM_AMO_AND] = UCP_ATOMIC_OP_AND,
@@ -1139,7 +1140,7 @@ static uint64_t ucx_amo(void **chan, const char *call, const symm_tl_amo_t *a,
     size_t part;
     ucp_ep_h ep = ep_of(wk, call, a->pe);
     ucp_rkey_h k = target(wk, call, a->pe, a->seg, a->off, a->size, &part);
-    int reply = fetch || a->op == SYMM_AMO_SWAP || a->op == SYMM_AMO_CSWAP ||
+    int reply = mode == SYMM_TL_WAIT || a->op == SYMM_AMO_SWAP || a->op == SYMM_AMO_CSWAP ||
                 a->op == SYMM_AMO_FETCH;
 
     if (a->size == 4) {
