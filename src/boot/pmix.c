@@ -15,6 +15,7 @@
 #include "boot/boot.h"
 #include "boot/fdx.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,76 +70,135 @@ static symm_status_t publish(const void *in, size_t len, char *key)
     return rc == PMIX_SUCCESS ? SYMM_OK : pmix_failed("PMIx_Fence", rc);
 }
 
-/* Rank r's bytes under key (the caller releases *got). */
-static symm_status_t fetch(int r, const char *key, pmix_value_t **got)
-{
-    pmix_proc_t p;
-    pmix_status_t rc;
+/* The gets of one allgather: one PMIx_Get_nb per rank, all issued before any answer is
+ * awaited, so that the local PMIx server answers them together rather than one round trip
+ * after another (a job's start on a crowded host paid a scheduling delay per get). Each answer
+ * copies its rank's bytes in PMIx's progress thread. */
+typedef struct gets gets_t;
+typedef struct got {
+    gets_t *all;
+    char *bytes; /* malloc'd */
+    size_t len;
+} got_t;
+struct gets {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    int left;
+    int bad;                /* a rank whose answer failed, or -1 */
+    pmix_status_t rc;       /* its status (PMIX_SUCCESS: it gave no bytes) */
+    got_t *ranks;
+};
 
-    PMIX_PROC_LOAD(&p, me.nspace, (pmix_rank_t)r);
-    rc = PMIx_Get(&p, key, NULL, 0, got);
-    if (rc != PMIX_SUCCESS)
-        return pmix_failed("PMIx_Get", rc);
-    if ((*got)->type != PMIX_BYTE_OBJECT) {
-        symm_boot_error(&pmix_ops, "allgather #%u: rank %d gave no bytes", seq, r);
-        PMIX_VALUE_RELEASE(*got);
-        return SYMM_ERR_BOOT;
+static void got_one(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+    got_t *g = cbdata;
+    gets_t *all = g->all;
+    int ok = status == PMIX_SUCCESS && kv && kv->type == PMIX_BYTE_OBJECT;
+
+    if (ok) {
+        g->len = kv->data.bo.size;
+        g->bytes = malloc(g->len ? g->len : 1);
+        if (g->bytes && g->len)
+            memcpy(g->bytes, kv->data.bo.bytes, g->len);
+        ok = g->bytes != NULL;
     }
-    return SYMM_OK;
+    pthread_mutex_lock(&all->lock);
+    if (!ok && all->bad < 0) {
+        all->bad = (int)(g - all->ranks);
+        all->rc = status;
+    }
+    if (--all->left == 0)
+        pthread_cond_signal(&all->done);
+    pthread_mutex_unlock(&all->lock);
+}
+
+static void gets_free(gets_t *all)
+{
+    for (int r = 0; r < pmix_ops.size; r++)
+        free(all->ranks[r].bytes);
+    free(all->ranks);
+}
+
+/* Every rank's bytes under key into all->ranks (gets_free releases them). */
+static symm_status_t fetch_all(const char *key, gets_t *all)
+{
+    const int n = pmix_ops.size;
+
+    *all = (gets_t){.lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER,
+                    .left = n, .bad = -1, .ranks = calloc((size_t)n, sizeof(got_t))};
+    if (!all->ranks)
+        return SYMM_ERR_NOMEM;
+    for (int r = 0; r < n; r++) {
+        pmix_proc_t p;
+        pmix_status_t rc;
+
+        all->ranks[r].all = all;
+        PMIX_PROC_LOAD(&p, me.nspace, (pmix_rank_t)r);
+        rc = PMIx_Get_nb(&p, key, NULL, 0, got_one, &all->ranks[r]);
+        if (rc != PMIX_SUCCESS)
+            got_one(rc, NULL, &all->ranks[r]);
+    }
+    pthread_mutex_lock(&all->lock);
+    while (all->left > 0)
+        pthread_cond_wait(&all->done, &all->lock);
+    pthread_mutex_unlock(&all->lock);
+    if (all->bad < 0)
+        return SYMM_OK;
+    if (all->rc != PMIX_SUCCESS)
+        pmix_failed("PMIx_Get_nb", all->rc);
+    else
+        symm_boot_error(&pmix_ops, "allgather #%u: rank %d gave no bytes", seq, all->bad);
+    gets_free(all);
+    return SYMM_ERR_BOOT;
 }
 
 static symm_status_t pmix_allgather(const void *in, size_t len, void *out)
 {
     char key[PMIX_MAX_KEYLEN + 1];
     symm_status_t st = publish(in, len, key);
+    gets_t all;
 
+    if (st == SYMM_OK)
+        st = fetch_all(key, &all);
+    if (st != SYMM_OK)
+        return st;
     for (int r = 0; r < pmix_ops.size && st == SYMM_OK; r++) {
-        pmix_value_t *got = NULL;
-
-        st = fetch(r, key, &got);
-        if (st != SYMM_OK)
-            break;
-        if (got->data.bo.size != len) {
+        if (all.ranks[r].len != len) {
             symm_boot_error(&pmix_ops, "allgather #%u: rank %d gave %zu bytes, this PE %zu", seq, r,
-                            got->data.bo.size, len);
+                            all.ranks[r].len, len);
             st = SYMM_ERR_BOOT;
         } else if (len) {
-            memcpy((char *)out + (size_t)r * len, got->data.bo.bytes, len);
+            memcpy((char *)out + (size_t)r * len, all.ranks[r].bytes, len);
         }
-        PMIX_VALUE_RELEASE(got);
     }
+    gets_free(&all);
     return st;
 }
 
 static symm_status_t pmix_allgatherv(const void *in, size_t len, void **out, size_t *lens)
 {
-    char key[PMIX_MAX_KEYLEN + 1], *all = NULL;
-    size_t at = 0;
+    char key[PMIX_MAX_KEYLEN + 1], *buf;
+    size_t at = 0, total = 0;
     symm_status_t st = publish(in, len, key);
+    gets_t all;
 
-    for (int r = 0; r < pmix_ops.size && st == SYMM_OK; r++) {
-        pmix_value_t *got = NULL;
-        char *more;
-
-        st = fetch(r, key, &got);
-        if (st != SYMM_OK)
-            break;
-        lens[r] = got->data.bo.size;
-        more = realloc(all, at + lens[r] + 1);
-        if (!more) {
-            st = SYMM_ERR_NOMEM;
-        } else {
-            all = more;
-            memcpy(all + at, got->data.bo.bytes, lens[r]);
-            at += lens[r];
-        }
-        PMIX_VALUE_RELEASE(got);
-    }
-    if (st != SYMM_OK) {
-        free(all);
+    if (st == SYMM_OK)
+        st = fetch_all(key, &all);
+    if (st != SYMM_OK)
         return st;
+    for (int r = 0; r < pmix_ops.size; r++)
+        total += lens[r] = all.ranks[r].len;
+    buf = malloc(total + 1);
+    if (!buf) {
+        gets_free(&all);
+        return SYMM_ERR_NOMEM;
     }
-    *out = all;
+    for (int r = 0; r < pmix_ops.size; r++) {
+        memcpy(buf + at, all.ranks[r].bytes, lens[r]);
+        at += lens[r];
+    }
+    gets_free(&all);
+    *out = buf;
     return SYMM_OK;
 }
 
