@@ -1845,10 +1845,10 @@ static void write_stream_defs(const char *dir)
     }
     close_source();
 
-    open_source(dir, "coll/gen/typed_coll_stream.c", "src/coll/stream.c",
+    open_source(dir, "coll/gen/typed_coll_stream.c", "src/coll/on_stream.c",
                 "The typed collectives, reductions and reduce-scatters on a CUDA stream, for "
                 "every row with\n * device forms (NVSHMEM's half and bfloat16 on 16-bit "
-                "words): shells over src/coll/stream.c.");
+                "words): shells over src/coll/on_stream.c.");
     for (size_t i = 0; i < NROWS + NV_ROWS; i++) {
         const row_t *r = i < NROWS ? &rows[i] : &nv_rows[i - NROWS];
         const char *type = i < NROWS ? r->type : "uint16_t";
