@@ -21,8 +21,7 @@ static void print_build(void)
     shmem_info_get_version(&major, &minor);
     printf("symm %s, OpenSHMEM %d.%d (%s)\n", SYMM_VERSION_STRING, major, minor, name);
     printf("build:       %s, %s%s%s\n", SYMM_BUILD_TYPE, SYMM_BUILD_CC,
-           strcmp(SYMM_BUILD_SANITIZE, "OFF") && SYMM_BUILD_SANITIZE[0] ? ", sanitizer " : "",
-           strcmp(SYMM_BUILD_SANITIZE, "OFF") ? SYMM_BUILD_SANITIZE : "");
+           SYMM_BUILD_SANITIZE[0] ? ", sanitizer " : "", SYMM_BUILD_SANITIZE);
     printf("transports:  shm (PEs of one node: load/store)%s\n",
            SYMM_HAVE_UCX ? ", ucx (PEs of other nodes; libucp loaded at start, SYMM_UCX_LIB)" : "");
     printf("bootstrap:   launcher (symmrun), %suid (shmemx_init_attr with a unique id), mpi "

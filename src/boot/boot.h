@@ -48,10 +48,11 @@ typedef struct symm_boot_ops {
 } symm_boot_ops_t;
 
 /* Picks the bootstrap from the settings `params` (symmrun sets SYMM_BOOT=launcher), which it
- * keeps in symm_boot_params until the job ends, and connects. On success *out points to the ops of the chosen bootstrap. `card` (`len` bytes) is what
- * this PE tells every other at start; *cards receives every rank's, in rank order (malloc'd,
- * the caller frees it). The cards travel in the bootstrap's first exchange, so that a start
- * across hosts pays one fence for all of them. `spans_hosts` (may be NULL) is called before
+ * keeps in symm_boot_params until the job ends, and connects. On success *out points to the
+ * ops of the chosen bootstrap. `card` (`len` bytes) is what this PE tells every other at start;
+ * *cards receives every rank's, in rank order (malloc'd, the caller frees it). The cards travel
+ * in the bootstrap's first exchange, so that a start across hosts pays one fence for all of
+ * them. `spans_hosts` (may be NULL) is called before
  * that exchange where the bootstrap knows by then that the job's PEs run on several hosts:
  * the caller starts there what the network needs and nothing of the other PEs, while the
  * job's last PEs are still starting. */
