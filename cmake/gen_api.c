@@ -514,14 +514,14 @@ static const routine_t stream[] = {
  * with device forms and per size (S is struct CUstream_st). */
 #define ON_STREAM ", struct CUstream_st *stream"
 #define STREAM_RMA(PUT)                                                                          \
-    "const char *call = #;\nrma(call, dest, source, bytes_of(call, nelems, SIZE), pe, " PUT      \
-    ", stream);"
+    "const char *call = #;\n"                                                                    \
+    "rma(call, dest, source, symm_coll_bytes(call, nelems, SIZE), pe, " PUT ", stream);"
 #define STREAM_STRIDED(PUT)                                                                      \
     "strided(#, dest, source, dst, sst, nelems, SIZE, pe, " PUT ", stream);"
 #define STREAM_SIGNAL                                                                            \
     "const char *call = #;\n"                                                                    \
-    "put_signal(call, dest, source, bytes_of(call, nelems, SIZE), sig_addr, signal, sig_op, pe,\n" \
-    "           stream);"
+    "put_signal(call, dest, source, symm_coll_bytes(call, nelems, SIZE), sig_addr, signal,\n"   \
+    "           sig_op, pe, stream);"
 static const routine_t stream_rma[] = {
     {"void", "shmemx_@_put_on_stream", "T *dest, const T *source, size_t nelems, int pe" ON_STREAM,
      "shmem_@_put enqueued on stream", STREAM_RMA("SYMM_PUT")},
@@ -592,18 +592,19 @@ static const routine_t stream_coll[] = {
      "shmem_@_alltoall on device-heap buffers, enqueued on stream",
      "const char *call = #;\n"
      "return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,\n"
-     "                bytes_of(call, nelems, sizeof(T)), 1, stream);"},
+     "                symm_coll_bytes(call, nelems, sizeof(T)), 1, stream);"},
     {"int", "shmemx_@_broadcast_on_stream",
      "shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root" ON_STREAM,
      "shmem_@_broadcast on device-heap buffers, enqueued on stream",
      "const char *call = #;\n"
-     "return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(T)), PE_root, stream);"},
+     "return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(T)), PE_root,\n"
+     "             stream);"},
     {"int", "shmemx_@_fcollect_on_stream",
      "shmem_team_t team, T *dest, const T *source, size_t nelems" ON_STREAM,
      "shmem_@_fcollect on device-heap buffers, enqueued on stream",
      "const char *call = #;\n"
      "return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,\n"
-     "                bytes_of(call, nelems, sizeof(T)), 0, stream);"},
+     "                symm_coll_bytes(call, nelems, sizeof(T)), 0, stream);"},
     {0}};
 /* The waits' element: its bits, size and whether it is signed. */
 #define STREAM_ELEM "sizeof(T), !((T)0 < (T)-1), stream);"

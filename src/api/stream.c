@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coll/coll.h"
 #include "core/devheap.h"
 #include "tl/proxy/proxy.h"
 #include <shmemx_gpu.h>
@@ -167,16 +168,6 @@ SYMM_EXPORT void shmemx_quiet_on_stream(struct CUstream_st *stream)
 }
 
 /* ---- Typed, sized and non-blocking forms ------------------------------------------------------ */
-static size_t bytes_of(const char *call, size_t n, size_t size)
-{
-    size_t r;
-
-    if (__builtin_mul_overflow(n, size, &r))
-        symm_fatal("%s(nelems=%zu): %zu times %zu bytes overflow the address space", call, n, n,
-                   size);
-    return r;
-}
-
 /* The bits of a value of `size` bytes in the low bytes of a word (the kernels' argument). */
 static unsigned long long bits_of(const void *value, size_t size)
 {
@@ -267,7 +258,7 @@ static void strided(const char *call, void *dest, const void *source, ptrdiff_t 
         symm_fatal("%s(dst=%td, sst=%td): the strides must be at least 1", call, dst, sst);
     if (nelems == 0)
         return;
-    extent = bytes_of(call, bytes_of(call, nelems - 1, (size_t)stride), esize);
+    extent = symm_coll_bytes(call, symm_coll_bytes(call, nelems - 1, (size_t)stride), esize);
     if (extent > SIZE_MAX - esize)
         symm_fatal("%s(nelems=%zu): the strided range overflows the address space", call,
                    nelems);
@@ -307,7 +298,7 @@ static void wait(const char *call, void *ivars, size_t n, const int *status, int
                    ivars, cmp);
     if ((uintptr_t)ivars & (size - 1))
         symm_fatal("%s(ivars=%p): not aligned to the element's %zu bytes", call, ivars, size);
-    symm_devheap_check(call, "ivars", ivars, bytes_of(call, n, size));
+    symm_devheap_check(call, "ivars", ivars, symm_coll_bytes(call, n, size));
     if (n == 0)
         return;
     if (!*f) {

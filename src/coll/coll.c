@@ -278,7 +278,8 @@ size_t symm_coll_bytes(const char *call, size_t n, size_t size)
     size_t b;
 
     if (__builtin_mul_overflow(n, size, &b))
-        symm_fatal("%s(nelems=%zu): too many elements", call, n);
+        symm_fatal("%s(nelems=%zu): %zu times %zu bytes overflow the address space", call, n, n,
+                   size);
     return b;
 }
 

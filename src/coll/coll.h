@@ -42,6 +42,8 @@ extern const size_t symm_type_size[SYMM_TYPE_COUNT];
 
 /* Fatal when dest or source lies in the device heap: for the collectives without a GPU form. */
 void symm_coll_host_only(const char *call, const void *dest, const void *source);
+/* n * size bytes, or a fatal error naming the call when that overflows. */
+size_t symm_coll_bytes(const char *call, size_t n, size_t size);
 /* Reduction over team t, elements of `size` bytes combined by fn in team order. */
 void symm_coll_reduce(symm_team_t *t, const char *call, void *dest, const void *source,
                       size_t nelems, size_t size, symm_combine_fn fn, uint64_t op);

@@ -78,8 +78,6 @@ void symm_coll_finish(const coll_t *c);
 /* Fatal when [dest, dest + dlen) and [source, source + slen) overlap. */
 void symm_coll_check_disjoint(const char *call, const void *dest, size_t dlen,
                               const void *source, size_t slen);
-/* n * size, or fatal on overflow. */
-size_t symm_coll_bytes(const char *call, size_t n, size_t size);
 
 /* ---- Each member's steps ---- */
 static inline symm_slot_t *slot_of(const coll_t *c, int i)

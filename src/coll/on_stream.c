@@ -111,17 +111,6 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
                             .tv = world};
 }
 
-/* a * b bytes, or a fatal error naming the call when that overflows. */
-static size_t bytes_of(const char *call, size_t a, size_t b)
-{
-    size_t r;
-
-    if (__builtin_mul_overflow(a, b, &r))
-        symm_fatal("%s(nelems=%zu): %zu times %zu bytes overflow the address space", call, a, a,
-                   b);
-    return r;
-}
-
 static symm_team_t *start_coll(const char *call, shmem_team_t team)
 {
     symm_check_init(call);
@@ -134,7 +123,7 @@ static int exchange(const char *call, shmem_team_t team, CUfunction f, void *des
                     const void *source, size_t nbytes, int alltoall, CUstream s)
 {
     const symm_team_t *t = start_coll(call, team);
-    size_t recv = bytes_of(call, nbytes, (size_t)t->size);
+    size_t recv = symm_coll_bytes(call, nbytes, (size_t)t->size);
     launch_shape_t sh;
 
     symm_devheap_check(call, "dest", dest, recv);
@@ -249,8 +238,8 @@ static int reduce(const char *call, shmem_team_t team, void *dest, const void *s
                   size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
 {
     const symm_team_t *t = start_coll(call, team);
-    size_t nbytes = bytes_of(call, nreduce, symm_type_size[type]);
-    size_t recv = bytes_of(call, nbytes, (size_t)t->size);
+    size_t nbytes = symm_coll_bytes(call, nreduce, symm_type_size[type]);
+    size_t recv = symm_coll_bytes(call, nbytes, (size_t)t->size);
     CUfunction f = kernel_of(call, k_reduce, "reduce", type, op, dest, source);
 
     symm_devheap_check(call, "dest", dest, nbytes);
@@ -269,8 +258,8 @@ static int rscatter(const char *call, shmem_team_t team, void *dest, const void 
                     size_t nreduce, symm_type_t type, symm_op_t op, CUstream s)
 {
     const symm_team_t *t = start_coll(call, team);
-    size_t nbytes = bytes_of(call, nreduce, symm_type_size[type]);
-    size_t all = bytes_of(call, nbytes, (size_t)t->size);
+    size_t nbytes = symm_coll_bytes(call, nreduce, symm_type_size[type]);
+    size_t all = symm_coll_bytes(call, nbytes, (size_t)t->size);
     CUfunction f = kernel_of(call, k_rscatter, "rscatter", type, op, dest, source);
     symm_dev_tv_t tv = team_view(t);
     unsigned grid = (unsigned)((nreduce + 1023) / 1024);

@@ -15,28 +15,28 @@ SYMM_EXPORT void shmemx_float_put_on_stream(float *dest, const float *source, si
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_float_get_on_stream(float *dest, const float *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_float_put_nbi_on_stream(float *dest, const float *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_float_get_nbi_on_stream(float *dest, const float *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(float)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_float_p_on_stream(float *dest, const float value, int pe,
@@ -71,8 +71,8 @@ SYMM_EXPORT void shmemx_float_put_signal_on_stream(float *dest, const float *sou
                                                    int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(float)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_float_put_signal_nbi_on_stream(float *dest, const float *source,
@@ -81,8 +81,8 @@ SYMM_EXPORT void shmemx_float_put_signal_nbi_on_stream(float *dest, const float 
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(float)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- double ---------------------------------------------------------------------------------- */
@@ -91,28 +91,28 @@ SYMM_EXPORT void shmemx_double_put_on_stream(double *dest, const double *source,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_double_get_on_stream(double *dest, const double *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_double_put_nbi_on_stream(double *dest, const double *source, size_t nelems,
                                                  int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_double_get_nbi_on_stream(double *dest, const double *source, size_t nelems,
                                                  int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(double)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_double_p_on_stream(double *dest, const double value, int pe,
@@ -149,8 +149,8 @@ SYMM_EXPORT void shmemx_double_put_signal_on_stream(double *dest, const double *
                                                     struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(double)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_double_put_signal_nbi_on_stream(double *dest, const double *source,
@@ -159,8 +159,8 @@ SYMM_EXPORT void shmemx_double_put_signal_nbi_on_stream(double *dest, const doub
                                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(double)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- char ------------------------------------------------------------------------------------ */
@@ -169,28 +169,28 @@ SYMM_EXPORT void shmemx_char_put_on_stream(char *dest, const char *source, size_
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_char_get_on_stream(char *dest, const char *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_char_put_nbi_on_stream(char *dest, const char *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_char_get_nbi_on_stream(char *dest, const char *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(char)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_char_p_on_stream(char *dest, const char value, int pe,
@@ -225,8 +225,8 @@ SYMM_EXPORT void shmemx_char_put_signal_on_stream(char *dest, const char *source
                                                   int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(char)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_char_put_signal_nbi_on_stream(char *dest, const char *source, size_t nelems,
@@ -235,8 +235,8 @@ SYMM_EXPORT void shmemx_char_put_signal_nbi_on_stream(char *dest, const char *so
                                                       struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(char)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- schar (signed char) --------------------------------------------------------------------- */
@@ -245,28 +245,28 @@ SYMM_EXPORT void shmemx_schar_put_on_stream(signed char *dest, const signed char
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_get_on_stream(signed char *dest, const signed char *source,
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_put_nbi_on_stream(signed char *dest, const signed char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_get_nbi_on_stream(signed char *dest, const signed char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_p_on_stream(signed char *dest, const signed char value, int pe,
@@ -303,8 +303,8 @@ SYMM_EXPORT void shmemx_schar_put_signal_on_stream(signed char *dest, const sign
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_schar_put_signal_nbi_on_stream(signed char *dest, const signed char *source,
@@ -313,8 +313,8 @@ SYMM_EXPORT void shmemx_schar_put_signal_nbi_on_stream(signed char *dest, const 
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(signed char)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- short ----------------------------------------------------------------------------------- */
@@ -323,28 +323,28 @@ SYMM_EXPORT void shmemx_short_put_on_stream(short *dest, const short *source, si
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_short_get_on_stream(short *dest, const short *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_short_put_nbi_on_stream(short *dest, const short *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_short_get_nbi_on_stream(short *dest, const short *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(short)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_short_p_on_stream(short *dest, const short value, int pe,
@@ -379,8 +379,8 @@ SYMM_EXPORT void shmemx_short_put_signal_on_stream(short *dest, const short *sou
                                                    int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(short)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_short_put_signal_nbi_on_stream(short *dest, const short *source,
@@ -389,8 +389,8 @@ SYMM_EXPORT void shmemx_short_put_signal_nbi_on_stream(short *dest, const short 
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(short)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_short_wait_until_on_stream(short *ivar, int cmp, short cmp_value,
@@ -423,28 +423,28 @@ SYMM_EXPORT void shmemx_int_put_on_stream(int *dest, const int *source, size_t n
                                           struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int_get_on_stream(int *dest, const int *source, size_t nelems, int pe,
                                           struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int_put_nbi_on_stream(int *dest, const int *source, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int_get_nbi_on_stream(int *dest, const int *source, size_t nelems, int pe,
                                               struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int_p_on_stream(int *dest, const int value, int pe,
@@ -479,8 +479,8 @@ SYMM_EXPORT void shmemx_int_put_signal_on_stream(int *dest, const int *source, s
                                                  int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int_put_signal_nbi_on_stream(int *dest, const int *source, size_t nelems,
@@ -488,8 +488,8 @@ SYMM_EXPORT void shmemx_int_put_signal_nbi_on_stream(int *dest, const int *sourc
                                                      int sig_op, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int_wait_until_on_stream(int *ivar, int cmp, int cmp_value,
@@ -522,28 +522,28 @@ SYMM_EXPORT void shmemx_long_put_on_stream(long *dest, const long *source, size_
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_long_get_on_stream(long *dest, const long *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_long_put_nbi_on_stream(long *dest, const long *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_long_get_nbi_on_stream(long *dest, const long *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_long_p_on_stream(long *dest, const long value, int pe,
@@ -578,8 +578,8 @@ SYMM_EXPORT void shmemx_long_put_signal_on_stream(long *dest, const long *source
                                                   int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_long_put_signal_nbi_on_stream(long *dest, const long *source, size_t nelems,
@@ -588,8 +588,8 @@ SYMM_EXPORT void shmemx_long_put_signal_nbi_on_stream(long *dest, const long *so
                                                       struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_long_wait_until_on_stream(long *ivar, int cmp, long cmp_value,
@@ -622,14 +622,14 @@ SYMM_EXPORT void shmemx_longlong_put_on_stream(long long *dest, const long long 
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_get_on_stream(long long *dest, const long long *source,
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_put_nbi_on_stream(long long *dest, const long long *source,
@@ -637,7 +637,7 @@ SYMM_EXPORT void shmemx_longlong_put_nbi_on_stream(long long *dest, const long l
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_get_nbi_on_stream(long long *dest, const long long *source,
@@ -645,7 +645,7 @@ SYMM_EXPORT void shmemx_longlong_get_nbi_on_stream(long long *dest, const long l
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(long long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_p_on_stream(long long *dest, const long long value, int pe,
@@ -682,8 +682,8 @@ SYMM_EXPORT void shmemx_longlong_put_signal_on_stream(long long *dest, const lon
                                                       struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(long long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_put_signal_nbi_on_stream(long long *dest, const long long *source,
@@ -692,8 +692,8 @@ SYMM_EXPORT void shmemx_longlong_put_signal_nbi_on_stream(long long *dest, const
                                                           struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(long long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_longlong_wait_until_on_stream(long long *ivar, int cmp, long long cmp_value,
@@ -727,28 +727,28 @@ SYMM_EXPORT void shmemx_uchar_put_on_stream(unsigned char *dest, const unsigned 
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_get_on_stream(unsigned char *dest, const unsigned char *source,
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_put_nbi_on_stream(unsigned char *dest, const unsigned char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_get_nbi_on_stream(unsigned char *dest, const unsigned char *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_p_on_stream(unsigned char *dest, const unsigned char value, int pe,
@@ -785,8 +785,8 @@ SYMM_EXPORT void shmemx_uchar_put_signal_on_stream(unsigned char *dest, const un
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uchar_put_signal_nbi_on_stream(unsigned char *dest,
@@ -796,8 +796,8 @@ SYMM_EXPORT void shmemx_uchar_put_signal_nbi_on_stream(unsigned char *dest,
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- ushort (unsigned short) ----------------------------------------------------------------- */
@@ -806,28 +806,28 @@ SYMM_EXPORT void shmemx_ushort_put_on_stream(unsigned short *dest, const unsigne
                                              size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_get_on_stream(unsigned short *dest, const unsigned short *source,
                                              size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_put_nbi_on_stream(unsigned short *dest, const unsigned short *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_get_nbi_on_stream(unsigned short *dest, const unsigned short *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_p_on_stream(unsigned short *dest, const unsigned short value, int pe,
@@ -864,8 +864,8 @@ SYMM_EXPORT void shmemx_ushort_put_signal_on_stream(unsigned short *dest,
                                                     int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_put_signal_nbi_on_stream(unsigned short *dest,
@@ -875,8 +875,8 @@ SYMM_EXPORT void shmemx_ushort_put_signal_nbi_on_stream(unsigned short *dest,
                                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ushort_wait_until_on_stream(unsigned short *ivar, int cmp,
@@ -911,28 +911,28 @@ SYMM_EXPORT void shmemx_uint_put_on_stream(unsigned int *dest, const unsigned in
                                            size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_get_on_stream(unsigned int *dest, const unsigned int *source,
                                            size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_put_nbi_on_stream(unsigned int *dest, const unsigned int *source,
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_get_nbi_on_stream(unsigned int *dest, const unsigned int *source,
                                                size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_p_on_stream(unsigned int *dest, const unsigned int value, int pe,
@@ -969,8 +969,8 @@ SYMM_EXPORT void shmemx_uint_put_signal_on_stream(unsigned int *dest, const unsi
                                                   struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_put_signal_nbi_on_stream(unsigned int *dest,
@@ -980,8 +980,8 @@ SYMM_EXPORT void shmemx_uint_put_signal_nbi_on_stream(unsigned int *dest,
                                                       struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint_wait_until_on_stream(unsigned int *ivar, int cmp,
@@ -1016,28 +1016,28 @@ SYMM_EXPORT void shmemx_ulong_put_on_stream(unsigned long *dest, const unsigned 
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_get_on_stream(unsigned long *dest, const unsigned long *source,
                                             size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_put_nbi_on_stream(unsigned long *dest, const unsigned long *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_get_nbi_on_stream(unsigned long *dest, const unsigned long *source,
                                                 size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_p_on_stream(unsigned long *dest, const unsigned long value, int pe,
@@ -1074,8 +1074,8 @@ SYMM_EXPORT void shmemx_ulong_put_signal_on_stream(unsigned long *dest, const un
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_put_signal_nbi_on_stream(unsigned long *dest,
@@ -1085,8 +1085,8 @@ SYMM_EXPORT void shmemx_ulong_put_signal_nbi_on_stream(unsigned long *dest,
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ulong_wait_until_on_stream(unsigned long *ivar, int cmp,
@@ -1122,7 +1122,7 @@ SYMM_EXPORT void shmemx_ulonglong_put_on_stream(unsigned long long *dest,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_get_on_stream(unsigned long long *dest,
@@ -1130,7 +1130,7 @@ SYMM_EXPORT void shmemx_ulonglong_get_on_stream(unsigned long long *dest,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_put_nbi_on_stream(unsigned long long *dest,
@@ -1138,7 +1138,7 @@ SYMM_EXPORT void shmemx_ulonglong_put_nbi_on_stream(unsigned long long *dest,
                                                     int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_get_nbi_on_stream(unsigned long long *dest,
@@ -1146,7 +1146,7 @@ SYMM_EXPORT void shmemx_ulonglong_get_nbi_on_stream(unsigned long long *dest,
                                                     int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_p_on_stream(unsigned long long *dest,
@@ -1187,8 +1187,8 @@ SYMM_EXPORT void shmemx_ulonglong_put_signal_on_stream(unsigned long long *dest,
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_put_signal_nbi_on_stream(unsigned long long *dest,
@@ -1198,8 +1198,8 @@ SYMM_EXPORT void shmemx_ulonglong_put_signal_nbi_on_stream(unsigned long long *d
                                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ulonglong_wait_until_on_stream(unsigned long long *ivar, int cmp,
@@ -1235,28 +1235,28 @@ SYMM_EXPORT void shmemx_int8_put_on_stream(int8_t *dest, const int8_t *source, s
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_get_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_put_nbi_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_get_nbi_on_stream(int8_t *dest, const int8_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_p_on_stream(int8_t *dest, const int8_t value, int pe,
@@ -1291,8 +1291,8 @@ SYMM_EXPORT void shmemx_int8_put_signal_on_stream(int8_t *dest, const int8_t *so
                                                   int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int8_put_signal_nbi_on_stream(int8_t *dest, const int8_t *source,
@@ -1301,8 +1301,8 @@ SYMM_EXPORT void shmemx_int8_put_signal_nbi_on_stream(int8_t *dest, const int8_t
                                                       struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int8_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- int16 (int16_t) ------------------------------------------------------------------------- */
@@ -1311,28 +1311,28 @@ SYMM_EXPORT void shmemx_int16_put_on_stream(int16_t *dest, const int16_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_get_on_stream(int16_t *dest, const int16_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_put_nbi_on_stream(int16_t *dest, const int16_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_get_nbi_on_stream(int16_t *dest, const int16_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_p_on_stream(int16_t *dest, const int16_t value, int pe,
@@ -1369,8 +1369,8 @@ SYMM_EXPORT void shmemx_int16_put_signal_on_stream(int16_t *dest, const int16_t 
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int16_put_signal_nbi_on_stream(int16_t *dest, const int16_t *source,
@@ -1379,8 +1379,8 @@ SYMM_EXPORT void shmemx_int16_put_signal_nbi_on_stream(int16_t *dest, const int1
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int16_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- int32 (int32_t) ------------------------------------------------------------------------- */
@@ -1389,28 +1389,28 @@ SYMM_EXPORT void shmemx_int32_put_on_stream(int32_t *dest, const int32_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_get_on_stream(int32_t *dest, const int32_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_put_nbi_on_stream(int32_t *dest, const int32_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_get_nbi_on_stream(int32_t *dest, const int32_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_p_on_stream(int32_t *dest, const int32_t value, int pe,
@@ -1447,8 +1447,8 @@ SYMM_EXPORT void shmemx_int32_put_signal_on_stream(int32_t *dest, const int32_t 
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_put_signal_nbi_on_stream(int32_t *dest, const int32_t *source,
@@ -1457,8 +1457,8 @@ SYMM_EXPORT void shmemx_int32_put_signal_nbi_on_stream(int32_t *dest, const int3
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int32_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int32_wait_until_on_stream(int32_t *ivar, int cmp, int32_t cmp_value,
@@ -1492,28 +1492,28 @@ SYMM_EXPORT void shmemx_int64_put_on_stream(int64_t *dest, const int64_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_get_on_stream(int64_t *dest, const int64_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_put_nbi_on_stream(int64_t *dest, const int64_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_get_nbi_on_stream(int64_t *dest, const int64_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_p_on_stream(int64_t *dest, const int64_t value, int pe,
@@ -1550,8 +1550,8 @@ SYMM_EXPORT void shmemx_int64_put_signal_on_stream(int64_t *dest, const int64_t 
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_put_signal_nbi_on_stream(int64_t *dest, const int64_t *source,
@@ -1560,8 +1560,8 @@ SYMM_EXPORT void shmemx_int64_put_signal_nbi_on_stream(int64_t *dest, const int6
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(int64_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_int64_wait_until_on_stream(int64_t *ivar, int cmp, int64_t cmp_value,
@@ -1595,28 +1595,28 @@ SYMM_EXPORT void shmemx_uint8_put_on_stream(uint8_t *dest, const uint8_t *source
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_get_on_stream(uint8_t *dest, const uint8_t *source, size_t nelems,
                                             int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_put_nbi_on_stream(uint8_t *dest, const uint8_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_get_nbi_on_stream(uint8_t *dest, const uint8_t *source, size_t nelems,
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_p_on_stream(uint8_t *dest, const uint8_t value, int pe,
@@ -1653,8 +1653,8 @@ SYMM_EXPORT void shmemx_uint8_put_signal_on_stream(uint8_t *dest, const uint8_t 
                                                    struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint8_put_signal_nbi_on_stream(uint8_t *dest, const uint8_t *source,
@@ -1663,8 +1663,8 @@ SYMM_EXPORT void shmemx_uint8_put_signal_nbi_on_stream(uint8_t *dest, const uint
                                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- uint16 (uint16_t) ----------------------------------------------------------------------- */
@@ -1673,28 +1673,28 @@ SYMM_EXPORT void shmemx_uint16_put_on_stream(uint16_t *dest, const uint16_t *sou
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_get_on_stream(uint16_t *dest, const uint16_t *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_put_nbi_on_stream(uint16_t *dest, const uint16_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_get_nbi_on_stream(uint16_t *dest, const uint16_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_p_on_stream(uint16_t *dest, const uint16_t value, int pe,
@@ -1731,8 +1731,8 @@ SYMM_EXPORT void shmemx_uint16_put_signal_on_stream(uint16_t *dest, const uint16
                                                     struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint16_put_signal_nbi_on_stream(uint16_t *dest, const uint16_t *source,
@@ -1741,8 +1741,8 @@ SYMM_EXPORT void shmemx_uint16_put_signal_nbi_on_stream(uint16_t *dest, const ui
                                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- uint32 (uint32_t) ----------------------------------------------------------------------- */
@@ -1751,28 +1751,28 @@ SYMM_EXPORT void shmemx_uint32_put_on_stream(uint32_t *dest, const uint32_t *sou
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_get_on_stream(uint32_t *dest, const uint32_t *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_put_nbi_on_stream(uint32_t *dest, const uint32_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_get_nbi_on_stream(uint32_t *dest, const uint32_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_p_on_stream(uint32_t *dest, const uint32_t value, int pe,
@@ -1809,8 +1809,8 @@ SYMM_EXPORT void shmemx_uint32_put_signal_on_stream(uint32_t *dest, const uint32
                                                     struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_put_signal_nbi_on_stream(uint32_t *dest, const uint32_t *source,
@@ -1819,8 +1819,8 @@ SYMM_EXPORT void shmemx_uint32_put_signal_nbi_on_stream(uint32_t *dest, const ui
                                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint32_wait_until_on_stream(uint32_t *ivar, int cmp, uint32_t cmp_value,
@@ -1854,28 +1854,28 @@ SYMM_EXPORT void shmemx_uint64_put_on_stream(uint64_t *dest, const uint64_t *sou
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_get_on_stream(uint64_t *dest, const uint64_t *source, size_t nelems,
                                              int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_put_nbi_on_stream(uint64_t *dest, const uint64_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_get_nbi_on_stream(uint64_t *dest, const uint64_t *source,
                                                  size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_p_on_stream(uint64_t *dest, const uint64_t value, int pe,
@@ -1912,8 +1912,8 @@ SYMM_EXPORT void shmemx_uint64_put_signal_on_stream(uint64_t *dest, const uint64
                                                     struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_put_signal_nbi_on_stream(uint64_t *dest, const uint64_t *source,
@@ -1922,8 +1922,8 @@ SYMM_EXPORT void shmemx_uint64_put_signal_nbi_on_stream(uint64_t *dest, const ui
                                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_uint64_wait_until_on_stream(uint64_t *ivar, int cmp, uint64_t cmp_value,
@@ -1957,28 +1957,28 @@ SYMM_EXPORT void shmemx_size_put_on_stream(size_t *dest, const size_t *source, s
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_size_get_on_stream(size_t *dest, const size_t *source, size_t nelems,
                                            int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_size_put_nbi_on_stream(size_t *dest, const size_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_size_get_nbi_on_stream(size_t *dest, const size_t *source, size_t nelems,
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_size_p_on_stream(size_t *dest, const size_t value, int pe,
@@ -2013,8 +2013,8 @@ SYMM_EXPORT void shmemx_size_put_signal_on_stream(size_t *dest, const size_t *so
                                                   int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_size_put_signal_nbi_on_stream(size_t *dest, const size_t *source,
@@ -2023,8 +2023,8 @@ SYMM_EXPORT void shmemx_size_put_signal_nbi_on_stream(size_t *dest, const size_t
                                                       struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(size_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_size_wait_until_on_stream(size_t *ivar, int cmp, size_t cmp_value,
@@ -2057,28 +2057,28 @@ SYMM_EXPORT void shmemx_ptrdiff_put_on_stream(ptrdiff_t *dest, const ptrdiff_t *
                                               size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_put_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_get_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                               size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_get_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_put_nbi_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                                   size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_put_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_get_nbi_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
                                                   size_t nelems, int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_get_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_p_on_stream(ptrdiff_t *dest, const ptrdiff_t value, int pe,
@@ -2115,8 +2115,8 @@ SYMM_EXPORT void shmemx_ptrdiff_put_signal_on_stream(ptrdiff_t *dest, const ptrd
                                                      struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_put_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_put_signal_nbi_on_stream(ptrdiff_t *dest, const ptrdiff_t *source,
@@ -2125,8 +2125,8 @@ SYMM_EXPORT void shmemx_ptrdiff_put_signal_nbi_on_stream(ptrdiff_t *dest, const 
                                                          struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_put_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_ptrdiff_wait_until_on_stream(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value,
@@ -2160,28 +2160,28 @@ SYMM_EXPORT void shmemx_put8_on_stream(void *dest, const void *source, size_t ne
                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_put8_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 8 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get8_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                        struct CUstream_st *stream)
 {
     const char *call = "shmemx_get8_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 8 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put8_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_put8_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 8 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get8_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                            struct CUstream_st *stream)
 {
     const char *call = "shmemx_get8_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 8 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 8 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput8_on_stream(void *dest, const void *source, ptrdiff_t dst,
@@ -2203,8 +2203,8 @@ SYMM_EXPORT void shmemx_put8_signal_on_stream(void *dest, const void *source, si
                                               int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put8_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 8 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 8 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_put8_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,
@@ -2212,8 +2212,8 @@ SYMM_EXPORT void shmemx_put8_signal_nbi_on_stream(void *dest, const void *source
                                                   int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put8_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 8 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 8 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- 16 bits --------------------------------------------------------------------------------- */
@@ -2222,28 +2222,28 @@ SYMM_EXPORT void shmemx_put16_on_stream(void *dest, const void *source, size_t n
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_put16_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 16 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get16_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_get16_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 16 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put16_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_put16_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 16 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get16_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_get16_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 16 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 16 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput16_on_stream(void *dest, const void *source, ptrdiff_t dst,
@@ -2265,8 +2265,8 @@ SYMM_EXPORT void shmemx_put16_signal_on_stream(void *dest, const void *source, s
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put16_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 16 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 16 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_put16_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,
@@ -2274,8 +2274,8 @@ SYMM_EXPORT void shmemx_put16_signal_nbi_on_stream(void *dest, const void *sourc
                                                    int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put16_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 16 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 16 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- 32 bits --------------------------------------------------------------------------------- */
@@ -2284,28 +2284,28 @@ SYMM_EXPORT void shmemx_put32_on_stream(void *dest, const void *source, size_t n
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_put32_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 32 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get32_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_get32_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 32 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put32_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_put32_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 32 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get32_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_get32_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 32 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 32 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput32_on_stream(void *dest, const void *source, ptrdiff_t dst,
@@ -2327,8 +2327,8 @@ SYMM_EXPORT void shmemx_put32_signal_on_stream(void *dest, const void *source, s
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put32_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 32 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 32 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_put32_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,
@@ -2336,8 +2336,8 @@ SYMM_EXPORT void shmemx_put32_signal_nbi_on_stream(void *dest, const void *sourc
                                                    int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put32_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 32 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 32 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- 64 bits --------------------------------------------------------------------------------- */
@@ -2346,28 +2346,28 @@ SYMM_EXPORT void shmemx_put64_on_stream(void *dest, const void *source, size_t n
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_put64_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 64 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get64_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                         struct CUstream_st *stream)
 {
     const char *call = "shmemx_get64_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 64 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put64_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_put64_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 64 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get64_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                             struct CUstream_st *stream)
 {
     const char *call = "shmemx_get64_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 64 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 64 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput64_on_stream(void *dest, const void *source, ptrdiff_t dst,
@@ -2389,8 +2389,8 @@ SYMM_EXPORT void shmemx_put64_signal_on_stream(void *dest, const void *source, s
                                                int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put64_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 64 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 64 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_put64_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,
@@ -2398,8 +2398,8 @@ SYMM_EXPORT void shmemx_put64_signal_nbi_on_stream(void *dest, const void *sourc
                                                    int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put64_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 64 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 64 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 /* ---- 128 bits -------------------------------------------------------------------------------- */
@@ -2408,28 +2408,28 @@ SYMM_EXPORT void shmemx_put128_on_stream(void *dest, const void *source, size_t 
                                          struct CUstream_st *stream)
 {
     const char *call = "shmemx_put128_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 128 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get128_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                          struct CUstream_st *stream)
 {
     const char *call = "shmemx_get128_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 128 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_put128_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
     const char *call = "shmemx_put128_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_PUT, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 128 / 8), pe, SYMM_PUT, stream);
 }
 
 SYMM_EXPORT void shmemx_get128_nbi_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                              struct CUstream_st *stream)
 {
     const char *call = "shmemx_get128_nbi_on_stream";
-    rma(call, dest, source, bytes_of(call, nelems, 128 / 8), pe, SYMM_GET, stream);
+    rma(call, dest, source, symm_coll_bytes(call, nelems, 128 / 8), pe, SYMM_GET, stream);
 }
 
 SYMM_EXPORT void shmemx_iput128_on_stream(void *dest, const void *source, ptrdiff_t dst,
@@ -2451,8 +2451,8 @@ SYMM_EXPORT void shmemx_put128_signal_on_stream(void *dest, const void *source, 
                                                 int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put128_signal_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 128 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 128 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }
 
 SYMM_EXPORT void shmemx_put128_signal_nbi_on_stream(void *dest, const void *source, size_t nelems,
@@ -2460,6 +2460,6 @@ SYMM_EXPORT void shmemx_put128_signal_nbi_on_stream(void *dest, const void *sour
                                                     int pe, struct CUstream_st *stream)
 {
     const char *call = "shmemx_put128_signal_nbi_on_stream";
-    put_signal(call, dest, source, bytes_of(call, nelems, 128 / 8), sig_addr, signal, sig_op, pe,
-               stream);
+    put_signal(call, dest, source, symm_coll_bytes(call, nelems, 128 / 8), sig_addr, signal,
+               sig_op, pe, stream);
 }

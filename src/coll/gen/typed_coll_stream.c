@@ -16,7 +16,7 @@ SYMM_EXPORT int shmemx_float_alltoall_on_stream(shmem_team_t team, float *dest, 
 {
     const char *call = "shmemx_float_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(float)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(float)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_float_broadcast_on_stream(shmem_team_t team, float *dest,
@@ -24,7 +24,8 @@ SYMM_EXPORT int shmemx_float_broadcast_on_stream(shmem_team_t team, float *dest,
                                                  struct CUstream_st *stream)
 {
     const char *call = "shmemx_float_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(float)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(float)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_float_fcollect_on_stream(shmem_team_t team, float *dest, const float *source,
@@ -32,7 +33,7 @@ SYMM_EXPORT int shmemx_float_fcollect_on_stream(shmem_team_t team, float *dest, 
 {
     const char *call = "shmemx_float_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(float)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(float)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_float_max_reduce_on_stream(shmem_team_t team, float *dest,
@@ -99,7 +100,7 @@ SYMM_EXPORT int shmemx_double_alltoall_on_stream(shmem_team_t team, double *dest
 {
     const char *call = "shmemx_double_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(double)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(double)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_double_broadcast_on_stream(shmem_team_t team, double *dest,
@@ -107,7 +108,8 @@ SYMM_EXPORT int shmemx_double_broadcast_on_stream(shmem_team_t team, double *des
                                                   struct CUstream_st *stream)
 {
     const char *call = "shmemx_double_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(double)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(double)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_double_fcollect_on_stream(shmem_team_t team, double *dest,
@@ -116,7 +118,7 @@ SYMM_EXPORT int shmemx_double_fcollect_on_stream(shmem_team_t team, double *dest
 {
     const char *call = "shmemx_double_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(double)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(double)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_double_max_reduce_on_stream(shmem_team_t team, double *dest,
@@ -182,7 +184,7 @@ SYMM_EXPORT int shmemx_char_alltoall_on_stream(shmem_team_t team, char *dest, co
 {
     const char *call = "shmemx_char_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(char)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(char)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_char_broadcast_on_stream(shmem_team_t team, char *dest, const char *source,
@@ -190,7 +192,8 @@ SYMM_EXPORT int shmemx_char_broadcast_on_stream(shmem_team_t team, char *dest, c
                                                 struct CUstream_st *stream)
 {
     const char *call = "shmemx_char_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(char)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(char)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_char_fcollect_on_stream(shmem_team_t team, char *dest, const char *source,
@@ -198,7 +201,7 @@ SYMM_EXPORT int shmemx_char_fcollect_on_stream(shmem_team_t team, char *dest, co
 {
     const char *call = "shmemx_char_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(char)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(char)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_char_max_reduce_on_stream(shmem_team_t team, char *dest, const char *source,
@@ -261,7 +264,7 @@ SYMM_EXPORT int shmemx_schar_alltoall_on_stream(shmem_team_t team, signed char *
 {
     const char *call = "shmemx_schar_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(signed char)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(signed char)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_schar_broadcast_on_stream(shmem_team_t team, signed char *dest,
@@ -269,7 +272,8 @@ SYMM_EXPORT int shmemx_schar_broadcast_on_stream(shmem_team_t team, signed char 
                                                  int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_schar_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(signed char)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(signed char)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_schar_fcollect_on_stream(shmem_team_t team, signed char *dest,
@@ -278,7 +282,7 @@ SYMM_EXPORT int shmemx_schar_fcollect_on_stream(shmem_team_t team, signed char *
 {
     const char *call = "shmemx_schar_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(signed char)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(signed char)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_schar_max_reduce_on_stream(shmem_team_t team, signed char *dest,
@@ -344,7 +348,7 @@ SYMM_EXPORT int shmemx_short_alltoall_on_stream(shmem_team_t team, short *dest, 
 {
     const char *call = "shmemx_short_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(short)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(short)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_short_broadcast_on_stream(shmem_team_t team, short *dest,
@@ -352,7 +356,8 @@ SYMM_EXPORT int shmemx_short_broadcast_on_stream(shmem_team_t team, short *dest,
                                                  struct CUstream_st *stream)
 {
     const char *call = "shmemx_short_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(short)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(short)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_short_fcollect_on_stream(shmem_team_t team, short *dest, const short *source,
@@ -360,7 +365,7 @@ SYMM_EXPORT int shmemx_short_fcollect_on_stream(shmem_team_t team, short *dest, 
 {
     const char *call = "shmemx_short_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(short)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(short)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_short_max_reduce_on_stream(shmem_team_t team, short *dest,
@@ -426,7 +431,7 @@ SYMM_EXPORT int shmemx_int_alltoall_on_stream(shmem_team_t team, int *dest, cons
 {
     const char *call = "shmemx_int_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(int)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_int_broadcast_on_stream(shmem_team_t team, int *dest, const int *source,
@@ -434,7 +439,8 @@ SYMM_EXPORT int shmemx_int_broadcast_on_stream(shmem_team_t team, int *dest, con
                                                struct CUstream_st *stream)
 {
     const char *call = "shmemx_int_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(int)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(int)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_int_fcollect_on_stream(shmem_team_t team, int *dest, const int *source,
@@ -442,7 +448,7 @@ SYMM_EXPORT int shmemx_int_fcollect_on_stream(shmem_team_t team, int *dest, cons
 {
     const char *call = "shmemx_int_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(int)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_int_max_reduce_on_stream(shmem_team_t team, int *dest, const int *source,
@@ -504,7 +510,7 @@ SYMM_EXPORT int shmemx_long_alltoall_on_stream(shmem_team_t team, long *dest, co
 {
     const char *call = "shmemx_long_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(long)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(long)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_long_broadcast_on_stream(shmem_team_t team, long *dest, const long *source,
@@ -512,7 +518,8 @@ SYMM_EXPORT int shmemx_long_broadcast_on_stream(shmem_team_t team, long *dest, c
                                                 struct CUstream_st *stream)
 {
     const char *call = "shmemx_long_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(long)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(long)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_long_fcollect_on_stream(shmem_team_t team, long *dest, const long *source,
@@ -520,7 +527,7 @@ SYMM_EXPORT int shmemx_long_fcollect_on_stream(shmem_team_t team, long *dest, co
 {
     const char *call = "shmemx_long_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(long)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(long)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_long_max_reduce_on_stream(shmem_team_t team, long *dest, const long *source,
@@ -583,7 +590,7 @@ SYMM_EXPORT int shmemx_longlong_alltoall_on_stream(shmem_team_t team, long long 
 {
     const char *call = "shmemx_longlong_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(long long)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(long long)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_longlong_broadcast_on_stream(shmem_team_t team, long long *dest,
@@ -591,7 +598,8 @@ SYMM_EXPORT int shmemx_longlong_broadcast_on_stream(shmem_team_t team, long long
                                                     int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_longlong_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(long long)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(long long)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_longlong_fcollect_on_stream(shmem_team_t team, long long *dest,
@@ -600,7 +608,7 @@ SYMM_EXPORT int shmemx_longlong_fcollect_on_stream(shmem_team_t team, long long 
 {
     const char *call = "shmemx_longlong_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(long long)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(long long)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_longlong_max_reduce_on_stream(shmem_team_t team, long long *dest,
@@ -668,7 +676,7 @@ SYMM_EXPORT int shmemx_uchar_alltoall_on_stream(shmem_team_t team, unsigned char
 {
     const char *call = "shmemx_uchar_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned char)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned char)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_uchar_broadcast_on_stream(shmem_team_t team, unsigned char *dest,
@@ -676,7 +684,8 @@ SYMM_EXPORT int shmemx_uchar_broadcast_on_stream(shmem_team_t team, unsigned cha
                                                  int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uchar_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(unsigned char)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned char)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_uchar_fcollect_on_stream(shmem_team_t team, unsigned char *dest,
@@ -685,7 +694,7 @@ SYMM_EXPORT int shmemx_uchar_fcollect_on_stream(shmem_team_t team, unsigned char
 {
     const char *call = "shmemx_uchar_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned char)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned char)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_uchar_and_reduce_on_stream(shmem_team_t team, unsigned char *dest,
@@ -795,7 +804,7 @@ SYMM_EXPORT int shmemx_ushort_alltoall_on_stream(shmem_team_t team, unsigned sho
 {
     const char *call = "shmemx_ushort_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned short)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned short)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_ushort_broadcast_on_stream(shmem_team_t team, unsigned short *dest,
@@ -803,7 +812,8 @@ SYMM_EXPORT int shmemx_ushort_broadcast_on_stream(shmem_team_t team, unsigned sh
                                                   int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ushort_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(unsigned short)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned short)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_ushort_fcollect_on_stream(shmem_team_t team, unsigned short *dest,
@@ -812,7 +822,7 @@ SYMM_EXPORT int shmemx_ushort_fcollect_on_stream(shmem_team_t team, unsigned sho
 {
     const char *call = "shmemx_ushort_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned short)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned short)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_ushort_and_reduce_on_stream(shmem_team_t team, unsigned short *dest,
@@ -927,7 +937,7 @@ SYMM_EXPORT int shmemx_uint_alltoall_on_stream(shmem_team_t team, unsigned int *
 {
     const char *call = "shmemx_uint_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned int)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned int)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_uint_broadcast_on_stream(shmem_team_t team, unsigned int *dest,
@@ -935,7 +945,8 @@ SYMM_EXPORT int shmemx_uint_broadcast_on_stream(shmem_team_t team, unsigned int 
                                                 int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(unsigned int)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned int)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_uint_fcollect_on_stream(shmem_team_t team, unsigned int *dest,
@@ -944,7 +955,7 @@ SYMM_EXPORT int shmemx_uint_fcollect_on_stream(shmem_team_t team, unsigned int *
 {
     const char *call = "shmemx_uint_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned int)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned int)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_uint_and_reduce_on_stream(shmem_team_t team, unsigned int *dest,
@@ -1053,7 +1064,7 @@ SYMM_EXPORT int shmemx_ulong_alltoall_on_stream(shmem_team_t team, unsigned long
 {
     const char *call = "shmemx_ulong_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned long)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned long)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_ulong_broadcast_on_stream(shmem_team_t team, unsigned long *dest,
@@ -1061,7 +1072,8 @@ SYMM_EXPORT int shmemx_ulong_broadcast_on_stream(shmem_team_t team, unsigned lon
                                                  int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulong_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(unsigned long)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_ulong_fcollect_on_stream(shmem_team_t team, unsigned long *dest,
@@ -1070,7 +1082,7 @@ SYMM_EXPORT int shmemx_ulong_fcollect_on_stream(shmem_team_t team, unsigned long
 {
     const char *call = "shmemx_ulong_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned long)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned long)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_ulong_and_reduce_on_stream(shmem_team_t team, unsigned long *dest,
@@ -1180,7 +1192,7 @@ SYMM_EXPORT int shmemx_ulonglong_alltoall_on_stream(shmem_team_t team, unsigned 
 {
     const char *call = "shmemx_ulonglong_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned long long)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned long long)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_ulonglong_broadcast_on_stream(shmem_team_t team, unsigned long long *dest,
@@ -1189,7 +1201,8 @@ SYMM_EXPORT int shmemx_ulonglong_broadcast_on_stream(shmem_team_t team, unsigned
                                                      struct CUstream_st *stream)
 {
     const char *call = "shmemx_ulonglong_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(unsigned long long)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(unsigned long long)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_ulonglong_fcollect_on_stream(shmem_team_t team, unsigned long long *dest,
@@ -1198,7 +1211,7 @@ SYMM_EXPORT int shmemx_ulonglong_fcollect_on_stream(shmem_team_t team, unsigned 
 {
     const char *call = "shmemx_ulonglong_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(unsigned long long)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(unsigned long long)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_ulonglong_and_reduce_on_stream(shmem_team_t team, unsigned long long *dest,
@@ -1321,7 +1334,7 @@ SYMM_EXPORT int shmemx_int8_alltoall_on_stream(shmem_team_t team, int8_t *dest,
 {
     const char *call = "shmemx_int8_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(int8_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int8_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_int8_broadcast_on_stream(shmem_team_t team, int8_t *dest,
@@ -1329,7 +1342,8 @@ SYMM_EXPORT int shmemx_int8_broadcast_on_stream(shmem_team_t team, int8_t *dest,
                                                 struct CUstream_st *stream)
 {
     const char *call = "shmemx_int8_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(int8_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(int8_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_int8_fcollect_on_stream(shmem_team_t team, int8_t *dest,
@@ -1338,7 +1352,7 @@ SYMM_EXPORT int shmemx_int8_fcollect_on_stream(shmem_team_t team, int8_t *dest,
 {
     const char *call = "shmemx_int8_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(int8_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int8_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_int8_and_reduce_on_stream(shmem_team_t team, int8_t *dest,
@@ -1447,7 +1461,7 @@ SYMM_EXPORT int shmemx_int16_alltoall_on_stream(shmem_team_t team, int16_t *dest
 {
     const char *call = "shmemx_int16_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(int16_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int16_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_int16_broadcast_on_stream(shmem_team_t team, int16_t *dest,
@@ -1455,7 +1469,8 @@ SYMM_EXPORT int shmemx_int16_broadcast_on_stream(shmem_team_t team, int16_t *des
                                                  struct CUstream_st *stream)
 {
     const char *call = "shmemx_int16_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(int16_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(int16_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_int16_fcollect_on_stream(shmem_team_t team, int16_t *dest,
@@ -1464,7 +1479,7 @@ SYMM_EXPORT int shmemx_int16_fcollect_on_stream(shmem_team_t team, int16_t *dest
 {
     const char *call = "shmemx_int16_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(int16_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int16_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_int16_and_reduce_on_stream(shmem_team_t team, int16_t *dest,
@@ -1573,7 +1588,7 @@ SYMM_EXPORT int shmemx_int32_alltoall_on_stream(shmem_team_t team, int32_t *dest
 {
     const char *call = "shmemx_int32_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(int32_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int32_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_int32_broadcast_on_stream(shmem_team_t team, int32_t *dest,
@@ -1581,7 +1596,8 @@ SYMM_EXPORT int shmemx_int32_broadcast_on_stream(shmem_team_t team, int32_t *des
                                                  struct CUstream_st *stream)
 {
     const char *call = "shmemx_int32_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(int32_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(int32_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_int32_fcollect_on_stream(shmem_team_t team, int32_t *dest,
@@ -1590,7 +1606,7 @@ SYMM_EXPORT int shmemx_int32_fcollect_on_stream(shmem_team_t team, int32_t *dest
 {
     const char *call = "shmemx_int32_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(int32_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int32_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_int32_and_reduce_on_stream(shmem_team_t team, int32_t *dest,
@@ -1699,7 +1715,7 @@ SYMM_EXPORT int shmemx_int64_alltoall_on_stream(shmem_team_t team, int64_t *dest
 {
     const char *call = "shmemx_int64_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(int64_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int64_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_int64_broadcast_on_stream(shmem_team_t team, int64_t *dest,
@@ -1707,7 +1723,8 @@ SYMM_EXPORT int shmemx_int64_broadcast_on_stream(shmem_team_t team, int64_t *des
                                                  struct CUstream_st *stream)
 {
     const char *call = "shmemx_int64_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(int64_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(int64_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_int64_fcollect_on_stream(shmem_team_t team, int64_t *dest,
@@ -1716,7 +1733,7 @@ SYMM_EXPORT int shmemx_int64_fcollect_on_stream(shmem_team_t team, int64_t *dest
 {
     const char *call = "shmemx_int64_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(int64_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(int64_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_int64_and_reduce_on_stream(shmem_team_t team, int64_t *dest,
@@ -1825,7 +1842,7 @@ SYMM_EXPORT int shmemx_uint8_alltoall_on_stream(shmem_team_t team, uint8_t *dest
 {
     const char *call = "shmemx_uint8_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(uint8_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint8_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_uint8_broadcast_on_stream(shmem_team_t team, uint8_t *dest,
@@ -1833,7 +1850,8 @@ SYMM_EXPORT int shmemx_uint8_broadcast_on_stream(shmem_team_t team, uint8_t *des
                                                  struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint8_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(uint8_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(uint8_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_uint8_fcollect_on_stream(shmem_team_t team, uint8_t *dest,
@@ -1842,7 +1860,7 @@ SYMM_EXPORT int shmemx_uint8_fcollect_on_stream(shmem_team_t team, uint8_t *dest
 {
     const char *call = "shmemx_uint8_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(uint8_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint8_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_uint8_and_reduce_on_stream(shmem_team_t team, uint8_t *dest,
@@ -1951,7 +1969,7 @@ SYMM_EXPORT int shmemx_uint16_alltoall_on_stream(shmem_team_t team, uint16_t *de
 {
     const char *call = "shmemx_uint16_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(uint16_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint16_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_uint16_broadcast_on_stream(shmem_team_t team, uint16_t *dest,
@@ -1959,7 +1977,8 @@ SYMM_EXPORT int shmemx_uint16_broadcast_on_stream(shmem_team_t team, uint16_t *d
                                                   int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint16_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(uint16_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(uint16_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_uint16_fcollect_on_stream(shmem_team_t team, uint16_t *dest,
@@ -1968,7 +1987,7 @@ SYMM_EXPORT int shmemx_uint16_fcollect_on_stream(shmem_team_t team, uint16_t *de
 {
     const char *call = "shmemx_uint16_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(uint16_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint16_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_uint16_and_reduce_on_stream(shmem_team_t team, uint16_t *dest,
@@ -2077,7 +2096,7 @@ SYMM_EXPORT int shmemx_uint32_alltoall_on_stream(shmem_team_t team, uint32_t *de
 {
     const char *call = "shmemx_uint32_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(uint32_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint32_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_uint32_broadcast_on_stream(shmem_team_t team, uint32_t *dest,
@@ -2085,7 +2104,8 @@ SYMM_EXPORT int shmemx_uint32_broadcast_on_stream(shmem_team_t team, uint32_t *d
                                                   int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint32_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(uint32_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(uint32_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_uint32_fcollect_on_stream(shmem_team_t team, uint32_t *dest,
@@ -2094,7 +2114,7 @@ SYMM_EXPORT int shmemx_uint32_fcollect_on_stream(shmem_team_t team, uint32_t *de
 {
     const char *call = "shmemx_uint32_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(uint32_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint32_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_uint32_and_reduce_on_stream(shmem_team_t team, uint32_t *dest,
@@ -2203,7 +2223,7 @@ SYMM_EXPORT int shmemx_uint64_alltoall_on_stream(shmem_team_t team, uint64_t *de
 {
     const char *call = "shmemx_uint64_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(uint64_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint64_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_uint64_broadcast_on_stream(shmem_team_t team, uint64_t *dest,
@@ -2211,7 +2231,8 @@ SYMM_EXPORT int shmemx_uint64_broadcast_on_stream(shmem_team_t team, uint64_t *d
                                                   int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_uint64_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(uint64_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(uint64_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_uint64_fcollect_on_stream(shmem_team_t team, uint64_t *dest,
@@ -2220,7 +2241,7 @@ SYMM_EXPORT int shmemx_uint64_fcollect_on_stream(shmem_team_t team, uint64_t *de
 {
     const char *call = "shmemx_uint64_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(uint64_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(uint64_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_uint64_and_reduce_on_stream(shmem_team_t team, uint64_t *dest,
@@ -2329,7 +2350,7 @@ SYMM_EXPORT int shmemx_size_alltoall_on_stream(shmem_team_t team, size_t *dest,
 {
     const char *call = "shmemx_size_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(size_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(size_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_size_broadcast_on_stream(shmem_team_t team, size_t *dest,
@@ -2337,7 +2358,8 @@ SYMM_EXPORT int shmemx_size_broadcast_on_stream(shmem_team_t team, size_t *dest,
                                                 struct CUstream_st *stream)
 {
     const char *call = "shmemx_size_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(size_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(size_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_size_fcollect_on_stream(shmem_team_t team, size_t *dest,
@@ -2346,7 +2368,7 @@ SYMM_EXPORT int shmemx_size_fcollect_on_stream(shmem_team_t team, size_t *dest,
 {
     const char *call = "shmemx_size_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(size_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(size_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_size_and_reduce_on_stream(shmem_team_t team, size_t *dest,
@@ -2455,7 +2477,7 @@ SYMM_EXPORT int shmemx_ptrdiff_alltoall_on_stream(shmem_team_t team, ptrdiff_t *
 {
     const char *call = "shmemx_ptrdiff_alltoall_on_stream";
     return exchange(call, team, symm_cuda_g.k_alltoall, dest, source,
-                    bytes_of(call, nelems, sizeof(ptrdiff_t)), 1, stream);
+                    symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), 1, stream);
 }
 
 SYMM_EXPORT int shmemx_ptrdiff_broadcast_on_stream(shmem_team_t team, ptrdiff_t *dest,
@@ -2463,7 +2485,8 @@ SYMM_EXPORT int shmemx_ptrdiff_broadcast_on_stream(shmem_team_t team, ptrdiff_t 
                                                    int PE_root, struct CUstream_st *stream)
 {
     const char *call = "shmemx_ptrdiff_broadcast_on_stream";
-    return bcast(call, team, dest, source, bytes_of(call, nelems, sizeof(ptrdiff_t)), PE_root, stream);
+    return bcast(call, team, dest, source, symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), PE_root,
+                 stream);
 }
 
 SYMM_EXPORT int shmemx_ptrdiff_fcollect_on_stream(shmem_team_t team, ptrdiff_t *dest,
@@ -2472,7 +2495,7 @@ SYMM_EXPORT int shmemx_ptrdiff_fcollect_on_stream(shmem_team_t team, ptrdiff_t *
 {
     const char *call = "shmemx_ptrdiff_fcollect_on_stream";
     return exchange(call, team, symm_cuda_g.k_fcollect, dest, source,
-                    bytes_of(call, nelems, sizeof(ptrdiff_t)), 0, stream);
+                    symm_coll_bytes(call, nelems, sizeof(ptrdiff_t)), 0, stream);
 }
 
 SYMM_EXPORT int shmemx_ptrdiff_max_reduce_on_stream(shmem_team_t team, ptrdiff_t *dest,
