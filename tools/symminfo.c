@@ -22,8 +22,10 @@ static void print_build(void)
     printf("symm %s, OpenSHMEM %d.%d (%s)\n", SYMM_VERSION_STRING, major, minor, name);
     printf("build:       %s, %s%s%s\n", SYMM_BUILD_TYPE, SYMM_BUILD_CC,
            SYMM_BUILD_SANITIZE[0] ? ", sanitizer " : "", SYMM_BUILD_SANITIZE);
-    printf("transports:  shm (PEs of one node: load/store)%s\n",
-           SYMM_HAVE_UCX ? ", ucx (PEs of other nodes; libucp loaded at start, SYMM_UCX_LIB)" : "");
+    printf("transports:  shm (PEs of one node: load/store)%s%s (SYMM_NET picks)\n",
+           SYMM_HAVE_UCX ? ", ucx (PEs of other nodes; libucp loaded at start, SYMM_UCX_LIB)" : "",
+           SYMM_HAVE_OFI ? ", ofi (PEs of other nodes through libfabric; loaded at start, "
+                           "SYMM_OFI_LIB; its provider FI_PROVIDER's or libfabric's choice)" : "");
     printf("bootstrap:   launcher (symmrun), %suid (shmemx_init_attr with a unique id), mpi "
            "(shmemx_init_attr with an MPI communicator), single (a program started alone)\n",
            SYMM_HAVE_PMIX ? "pmix (mpirun, srun), " : "");

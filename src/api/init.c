@@ -97,6 +97,8 @@ void symm_init(const char *call, int requested)
         symm_fatal("%s: %s", call, why);
     symm_debug("%s: the network %s (%.3f s)", call, symm_g.net ? "started" : "is not used",
                step(&t));
+    if (symm_g.net && symm_g.my_pe == 0 && symm_g.params.info)
+        printf("  network: %s\n", symm_net_describe());
     if (symm_copy_setup(symm_g.params.cache_info, symm_g.win_n, why, sizeof(why)) != SYMM_OK)
         symm_fatal("%s: %s", call, why);
     symm_watch_start(watch_cards);

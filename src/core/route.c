@@ -436,7 +436,16 @@ static symm_status_t allgatherv(const void *in, size_t len, void **out, size_t *
 
 void symm_net_open(void)
 {
-    symm_tl_net->open(symm_g.params.ucx_lib);
+    const char *lib;
+    char why[256];
+
+    if (symm_tl_choose(&symm_g.params, &lib, why, sizeof(why)) == SYMM_OK)
+        symm_tl_net->open(lib);
+}
+
+const char *symm_net_describe(void)
+{
+    return symm_tl_net->describe();
 }
 
 symm_status_t symm_net_init(const void *mine, size_t len, void **riders, char *why,
@@ -451,11 +460,15 @@ symm_status_t symm_net_init(const void *mine, size_t len, void **riders, char *w
     };
     unsigned char *net;
     symm_tl_env_t env;
+    const char *lib;
     symm_status_t st;
 
     *riders = NULL;
     if (!symm_g.net)
         return SYMM_OK;
+    st = symm_tl_choose(&symm_g.params, &lib, why, why_len);
+    if (st != SYMM_OK)
+        return st;
     rider.mine = mine;
     rider.len = len;
     rider.all = NULL;
@@ -465,11 +478,12 @@ symm_status_t symm_net_init(const void *mine, size_t len, void **riders, char *w
     for (int pe = 0; pe < symm_g.n_pes; pe++)
         net[pe] = symm_g.reach[pe] == SYMM_REACH_NET;
     env = (symm_tl_env_t){
+        .lib = lib,
+        .atomics = symm_g.params.ofi_atomics,
         .rank = symm_g.my_pe,
         .size = symm_g.n_pes,
         .threads = symm_g.thread_level == SHMEM_THREAD_MULTIPLE,
         .crowded = symm_g.oversubscribed,
-        .lib = symm_g.params.ucx_lib,
         .net = net,
         .base = {symm_g.heap_base, symm_g.data_len ? symm_g.data_lo : NULL},
         .len = {symm_g.heap_len, symm_g.data_len},

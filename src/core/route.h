@@ -61,6 +61,8 @@ void symm_net_fini(void);
  * bootstrap's first exchange where the job is known to span hosts; symm_net_init does the
  * rest, or all of it where this was not called. */
 void symm_net_open(void);
+/* The network transport in use and what it runs on (SHMEM_INFO). */
+const char *symm_net_describe(void);
 /* Serves what other nodes sent to this PE (waits call it); 0 when nothing happened. */
 int symm_net_progress_slow(void);
 SYMM_INLINE int symm_net_progress(void)

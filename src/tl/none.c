@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * The network transport of a build without UCX's headers: a job whose PEs span nodes stops at
- * start with a line saying so. The other ops are never reached (no PE is marked for them).
+ * The network transport of a build without UCX's and libfabric's headers: a job whose PEs
+ * span nodes stops at start with a line saying so. The other ops are never reached (no PE is marked for them).
  */
 #include <stdio.h>
 
@@ -11,8 +11,8 @@
 static symm_status_t none_init(const symm_tl_env_t *env, char *why, size_t why_len)
 {
     (void)env;
-    snprintf(why, why_len, "PEs on other nodes need UCX, and this symm was built without it "
-             "(install libucx-dev and rebuild)");
+    snprintf(why, why_len, "PEs on other nodes need UCX or libfabric, and this symm was built "
+             "without either (install libucx-dev or libfabric-dev and rebuild)");
     return SYMM_ERR_UNSUPPORTED;
 }
 
@@ -82,7 +82,12 @@ static symm_status_t none_open(const char *lib)
     return SYMM_OK;
 }
 
-static const symm_tl_ops_t none_ops = {
+static const char *none_describe(void)
+{
+    return "none";
+}
+
+const symm_tl_ops_t symm_tl_none = {
     .name = "none",
     .init = none_init,
     .open = none_open,
@@ -99,6 +104,5 @@ static const symm_tl_ops_t none_ops = {
     .progress = none_progress,
     .rest = none_rest,
     .chan_release = none_chan,
+    .describe = none_describe,
 };
-
-const symm_tl_ops_t *const symm_tl_net = &none_ops;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * src/tl: the transports, one folder each (ucx: PEs of other nodes; cuda: the GPU, its device
- * window and the library's kernels; proxy: device requests to other nodes) and none.c where
- * the build has no network. Below core, beside boot: a transport calls only base and what the
- * core lends it at start (this header's ops and hooks); nothing here calls up.
+ * src/tl: the transports, one folder each (ucx and ofi: PEs of other nodes, through UCX or
+ * libfabric; cuda: the GPU, its device window and the library's kernels; proxy: device
+ * requests to other nodes), none.c where the build has no network, and net.c, which picks
+ * the network transport a job uses (SYMM_NET). Below core, beside boot: a transport calls
+ * only base and what the core lends it at start (this header's ops and hooks); nothing here
+ * calls up.
  *
  * Transports: what carries an operation to a PE whose memory this process does not map. The
  * core names the target by (PE, segment, offset): the segment is the symmetric heap or the
@@ -99,6 +101,7 @@ typedef struct symm_tl_env {
     int threads;               /* 1 when several threads may call at once */
     int crowded;               /* 1 when PEs outnumber CPUs: a waiting PE yields its CPU */
     const char *lib;           /* the library the transport loads, if it loads one */
+    const char *atomics;       /* SYMM_OFI_ATOMICS: auto, native or am (ofi) */
     const unsigned char *net;  /* net[pe]: this transport reaches pe */
     void *base[SYMM_SEGS];     /* this PE's segments */
     size_t len[SYMM_SEGS];
@@ -171,9 +174,21 @@ typedef struct symm_tl_ops {
     symm_status_t (*am_handler)(unsigned id, symm_tl_am_cb_t cb);
     void (*am_send)(void **chan, const char *call, int pe, unsigned id, const void *hdr,
                     size_t hlen, const void *data, size_t len);
+    /* What a started transport runs on, for SHMEM_INFO (e.g. "ofi, provider tcp;ofi_rxm"). */
+    const char *(*describe)(void);
 } symm_tl_ops_t;
 
-/* The network transport, or NULL when this build has none. */
-extern const symm_tl_ops_t *const symm_tl_net;
+/* The network transports of this build (SYMM_HAVE_UCX, SYMM_HAVE_OFI) and none, whose init
+ * says that the build has no network. */
+extern const symm_tl_ops_t symm_tl_ucx, symm_tl_ofi, symm_tl_none;
+
+/* The network transport a job uses: symm_tl_none until symm_tl_choose picks one. */
+extern const symm_tl_ops_t *symm_tl_net;
+
+/* Picks symm_tl_net by SYMM_NET (ucx, ofi or auto) and says which library it loads (*lib).
+ * auto takes libfabric where FI_PROVIDER is set or the host has a network that UCX does not
+ * serve (Slingshot's cxi, EFA, Omni-Path), else UCX, else libfabric. */
+symm_status_t symm_tl_choose(const symm_params_t *params, const char **lib, char *why,
+                             size_t why_len);
 
 #endif

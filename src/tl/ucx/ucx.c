@@ -1258,7 +1258,12 @@ static void ucx_am_send(void **chan, const char *call, int pe, unsigned id, cons
     am_send(worker_of(chan), call, "active message", pe, id, hdr, hlen, data, len);
 }
 
-static const symm_tl_ops_t ucx_ops = {
+static const char *ucx_describe(void)
+{
+    return "ucx";
+}
+
+const symm_tl_ops_t symm_tl_ucx = {
     .name = "ucx",
     .init = ucx_init,
     .open = ucx_open,
@@ -1278,6 +1283,5 @@ static const symm_tl_ops_t ucx_ops = {
     .chan_release = ucx_chan_release,
     .am_handler = ucx_am_handler,
     .am_send = ucx_am_send,
+    .describe = ucx_describe,
 };
-
-const symm_tl_ops_t *const symm_tl_net = &ucx_ops;
