@@ -4,7 +4,8 @@
 reduce (sum; NCCL all_reduce) and alltoall (NCCL all_to_all_single) of float32 tensors from
 1 KiB to 256 MiB, each call enqueued on torch's current stream. Two figures per call:
   enqueue  host time from the call to its return (the Python layer, ctypes and the library's
-           enqueue; the GPU is kept busy meanwhile, so nothing waits for it), median of ITERS;
+           enqueue): bursts of 8 calls behind a long kernel on the stream, so that nothing waits
+           for the GPU; the median over ITERS bursts of the mean call;
   gpu      stream time per call over ITERS calls back to back (CUDA events), median of 5.
 Also the enqueue time of the stream forms of put (8 bytes, to this PE), quiet and barrier. At
 1 PE (alone, or torchrun --nproc_per_node 1) the figures are the calls' own shapes and
@@ -25,15 +26,22 @@ import torch.distributed as dist
 import symm
 
 
+BURST = 8
+
+
 def enqueue_us(fn, iters):
-    """Median host time of one call, the stream kept busy so that no call waits."""
+    """Host time of one call, the stream kept busy so that no call waits: each trial queues a
+    long kernel, then times BURST calls back to back behind it; the median over trials of
+    their mean."""
     out = []
-    busy = torch.empty(1 << 24, device="cuda")
+    busy = torch.empty(1 << 26, device="cuda")
     for _ in range(iters):
-        busy.mul_(1.0)  # some work ahead on the stream
+        torch.cuda.synchronize()
+        busy.mul_(1.0)  # about 0.2 ms of work ahead on the stream
         t0 = time.perf_counter_ns()
-        fn()
-        out.append((time.perf_counter_ns() - t0) / 1e3)
+        for _ in range(BURST):
+            fn()
+        out.append((time.perf_counter_ns() - t0) / 1e3 / BURST)
     torch.cuda.synchronize()
     return statistics.median(out)
 

@@ -253,9 +253,32 @@ def torch_dtype_name(dt) -> str:
     return name
 
 
+_torch_tensor: Any = None  # torch.Tensor, once a tensor has been described
+_torch_rows: dict = {}     # torch dtype -> its row of DTYPES
+
+
+def _torch_buf(call: str, what: str, x: Any) -> Buf:
+    global _torch_tensor
+    row = _torch_rows.get(x.dtype)
+    if row is None:
+        row = DTYPES.get(torch_dtype_name(x.dtype))
+        if row is None:
+            raise InvalidDtype("%s(%s dtype=%s): not a dtype of symm's C API (%s)"
+                               % (call, what, x.dtype, dtype_names(lambda r: True)))
+        _torch_rows[x.dtype] = row
+        if type(x).__name__ == "Tensor":
+            _torch_tensor = type(x)
+    shape = tuple(x.shape)
+    strides = None if x.is_contiguous() else _contig_or(tuple(x.stride()), shape)
+    count = x.numel()
+    return Buf(x, x.data_ptr(), count * row.size, count, shape, strides, row, x.is_cuda, "torch")
+
+
 def describe(call: str, what: str, x: Any) -> Buf:
     """The Buf of x: a NumPy array, a torch tensor, a CuPy array, or an object with
     __cuda_array_interface__ or __array_interface__."""
+    if type(x) is _torch_tensor:  # the common case first: no module or dtype name looked up
+        return _torch_buf(call, what, x)
     if _ndarray is None:
         _numpy_setup()
     if isinstance(x, _ndarray):
@@ -266,16 +289,7 @@ def describe(call: str, what: str, x: Any) -> Buf:
         return Buf(x, np_data(x), x.nbytes, x.size, shape, strides, row, False, "numpy")
     mod = type(x).__module__
     if mod.startswith("torch"):
-        name = torch_dtype_name(x.dtype)
-        row = DTYPES.get(name)
-        if row is None:
-            raise InvalidDtype("%s(%s dtype=%s): not a dtype of symm's C API (%s)"
-                               % (call, what, x.dtype, dtype_names(lambda r: True)))
-        shape = tuple(x.shape)
-        strides = None if x.is_contiguous() else _contig_or(tuple(x.stride()), shape)
-        count = x.numel()
-        return Buf(x, x.data_ptr(), count * row.size, count, shape, strides, row, x.is_cuda,
-                   "torch")
+        return _torch_buf(call, what, x)
     if mod.startswith("cupy"):
         row = _np_dtype(call, what, x.dtype)
         shape = x.shape

@@ -455,7 +455,20 @@ def alltoall(team: TeamLike, dst: Any, src: Any, stream: Any = None) -> None:
 _OPS = ("sum", "min", "max", "prod", "and", "or", "xor")
 
 
+_reduce_fns: dict = {}  # (row, op, scatter, on_stream) -> the C routine
+
+
 def _reduce_fn(call: str, row: _core.DType, op: Any, scatter: bool, on_stream: bool):
+    if not isinstance(op, str):
+        return _reduce_lookup(call, row, op, scatter, on_stream)  # raises
+    key = (row, op, scatter, on_stream)
+    fn = _reduce_fns.get(key)
+    if fn is None:
+        fn = _reduce_fns[key] = _reduce_lookup(call, row, op, scatter, on_stream)
+    return fn
+
+
+def _reduce_lookup(call: str, row: _core.DType, op: Any, scatter: bool, on_stream: bool):
     if not isinstance(op, str) or op.lower() not in _OPS:
         raise InvalidArgument("%s(op=%r): one of %s" % (call, op, ", ".join(_OPS)))
     op = op.lower()
