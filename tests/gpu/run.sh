@@ -100,6 +100,13 @@ if [ "$only_memcheck" != 1 ]; then
     done
     run "gpu_nvcompat 2 nodes" env $gpu_env SYMM_TEST_TRACE=1 "$symmrun" -n 2 --nodes 2 \
         --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
+    # The proxy again over libfabric (its tcp provider), where the build has the ofi transport.
+    if "$build/tools/symminfo" 2>/dev/null | grep -q ', ofi ('; then
+        for prog in gpu_proxy gpu_rma gpu_coll; do
+            run "$prog 2 nodes ofi" env $gpu_env SYMM_NET=ofi FI_PROVIDER=tcp "$symmrun" -n 2 \
+                --nodes 2 --timeout 110 "$t/$prog"
+        done
+    fi
     # A PE of the other node whose kernel faults, or that dies, while PE 0's kernel waits for
     # it in a barrier: the job ends with the report (the start included, within 20 s).
     run "bad far_fault 2 nodes" env $gpu_env "$expect" \

@@ -18,9 +18,10 @@
  * completed put is in the target's memory; a small blocking put is copied to a bounce buffer
  * of the channel first and returns at once.
  *
- * Progress: over providers whose data moves only when the target reads its completion queue
- * (tcp and shm, FI_PROGRESS_MANUAL), a progress thread serves the target endpoint whenever the
- * PE is busy elsewhere, as the ucx transport does; a waiting PE serves it itself.
+ * Progress: messages are handled, and over providers whose data moves only when the target
+ * reads its completion queue (tcp and shm, FI_PROGRESS_MANUAL) data lands, only as the target
+ * endpoint's queue is read: the progress thread of tl/serve.c reads it whenever the PE is busy
+ * elsewhere, as the ucx transport's does; a waiting PE reads it itself.
  *
  * Registration: each extent of a segment is one memory region, its key agreed at allocation
  * (the provider's where FI_MR_PROV_KEY, else the extent's number), bound to the target
@@ -37,14 +38,12 @@
  * quiet covers the ones that return nothing. SYMM_OFI_ATOMICS chooses.
  */
 #include <dlfcn.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +55,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+#include "tl/serve.h"
 #include "tl/tl.h"
 
 #define FI_VERSION_WANTED FI_VERSION(1, 9)
@@ -71,7 +71,6 @@
 /* Blocking puts up to this size are copied and return at once; a channel has BOUNCES. */
 #define BOUNCE 16384
 #define BOUNCES 32
-#define IDLE_MS 20
 /* Receive queue depths asked of the provider: the target endpoint's, and a context's. */
 #define TARGET_RX 256
 #define CTX_RX 16
@@ -168,23 +167,20 @@ static struct {
     extent_t ext[MAX_EXTENTS];
     _Atomic int next;
     int pending;
-    int virt_addr, prov_key, mr_endpoint, manual;
+    int virt_addr, prov_key, mr_endpoint;
     uint64_t put_flags;
     int native[2];     /* atomics of 4 and of 8 bytes are the provider's */
     recv_buf_t recv[2];
     symm_tl_am_cb_t am[AM_IDS];
-    pthread_t thread;
-    int running, waitfd;
-    _Atomic int stop, sleeping, closing;
-    _Atomic uint64_t activity;
-    int wakefd;
+    symm_tl_serve_t srv; /* the progress thread */
+    _Atomic int closing;
     pthread_mutex_t lock; /* channels' creation, list and spares */
     chan_t **chans;
     int nchans;
     chan_t **spare;
     int nspare;
     char prov[64];
-} O = {.lock = PTHREAD_MUTEX_INITIALIZER, .wakefd = -1, .waitfd = -1};
+} O = {.lock = PTHREAD_MUTEX_INITIALIZER, .srv = {.wakefd = -1}};
 
 static const char *err_str(int rc)
 {
@@ -199,7 +195,7 @@ static void check(ssize_t rc, const char *call, const char *what, int pe)
 
 static inline void active(void)
 {
-    atomic_fetch_add_explicit(&O.activity, 1, memory_order_relaxed);
+    symm_tl_serve_active(&O.srv);
 }
 
 static symm_status_t load(const char *lib, char *why, size_t why_len)
@@ -345,7 +341,7 @@ static void wait_all(chan_t *ch)
 static symm_status_t chan_open(chan_t *ch)
 {
     struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_DATA, .size = 0,
-                            .wait_obj = ch == &O.target && O.manual ? FI_WAIT_FD : FI_WAIT_NONE};
+                            .wait_obj = ch == &O.target ? FI_WAIT_FD : FI_WAIT_NONE};
     int rc;
 
     ch->count = (op_t){.kind = OP_COUNT, .ch = ch};
@@ -404,59 +400,20 @@ static chan_t *chan_of(void **chan)
     return ch;
 }
 
-/* ---- The progress thread (see the ucx transport: the same policy) ------------------------ */
-static void drain_fd(int fd)
+/* The progress thread's turn (tl/serve.c): the target endpoint's queue. */
+static int ofi_serve(void)
 {
-    uint64_t v;
-
-    if (read(fd, &v, sizeof(v)) < 0) {
-        /* Nothing to drain. */
-    }
+    return drain(&O.target) ? 2 : 0;
 }
 
-static int serving(uint64_t seen)
-{
-    return !atomic_load_explicit(&O.stop, memory_order_acquire) &&
-           (atomic_load_explicit(&O.sleeping, memory_order_acquire) ||
-            atomic_load_explicit(&O.activity, memory_order_relaxed) == seen);
-}
-
-static void *progress_main(void *arg)
+static int ofi_arm(void)
 {
     struct fid *f = &O.target.cq->fid;
 
-    (void)arg;
-    while (!atomic_load_explicit(&O.stop, memory_order_acquire)) {
-        uint64_t seen = atomic_load_explicit(&O.activity, memory_order_relaxed);
-        struct pollfd p[2] = {{.fd = O.wakefd, .events = POLLIN},
-                              {.fd = O.waitfd, .events = POLLIN}};
-        if (poll(p, 1, IDLE_MS) > 0)
-            drain_fd(O.wakefd);
-        while (serving(seen)) {
-            if (drain(&O.target)) {
-                O.env.arrived();
-                continue;
-            }
-            if (O.waitfd < 0) {
-                struct timespec ts = {0, 200000};
-                nanosleep(&ts, NULL);
-                continue;
-            }
-            if (fi_trywait(O.fabric, &f, 1) != FI_SUCCESS)
-                continue;
-            if (poll(p, 2, IDLE_MS) > 0 && p[0].revents)
-                drain_fd(O.wakefd);
-        }
-    }
-    return NULL;
+    return fi_trywait(O.fabric, &f, 1) == FI_SUCCESS;
 }
 
 /* ---- Messages ---------------------------------------------------------------------------- */
-static int in_segment(uint32_t seg, uint64_t off, size_t n)
-{
-    return seg < SYMM_SEGS && off <= O.env.len[seg] && n <= O.env.len[seg] - off;
-}
-
 /* Sends a message to pe's target endpoint: returns when hdr and data may be reused. */
 static void am_send(chan_t *ch, const char *call, int pe, unsigned id, const void *hdr,
                     size_t hlen, const void *data, size_t len)
@@ -490,25 +447,6 @@ static void am_send(chan_t *ch, const char *call, int pe, unsigned id, const voi
         free(buf);
 }
 
-static void flag_recv(const flag_msg_t *m)
-{
-    if (!in_segment(m->seg, m->off, 4) || m->off % 4)
-        O.env.fatal("symm_peer_flag: a flag for offset %#llx of segment %u arrived",
-                    (unsigned long long)m->off, m->seg);
-    atomic_store_explicit((_Atomic uint32_t *)((char *)O.env.base[m->seg] + m->off), m->value,
-                          memory_order_release);
-}
-
-static void note_recv(const note_msg_t *m, const char *data, size_t len)
-{
-    if (!in_segment(m->seg, m->off, len) || !in_segment(m->cseg, m->coff, 4) || m->coff % 4)
-        O.env.fatal("symm_peer_put_note: %zu bytes for offset %#llx of segment %u arrived", len,
-                    (unsigned long long)m->off, m->seg);
-    memcpy((char *)O.env.base[m->seg] + m->off, data, len);
-    atomic_fetch_add_explicit((_Atomic uint32_t *)((char *)O.env.base[m->cseg] + m->coff), 1,
-                              memory_order_release);
-}
-
 /* An atomic a peer asked for, with the CPU's atomic instructions; the old value. */
 #define APPLY(T)                                                                                   \
     do {                                                                                           \
@@ -529,8 +467,9 @@ static uint64_t apply(const amo_msg_t *m)
 {
     void *p;
 
-    if ((m->size != 4 && m->size != 8) || !in_segment(m->seg, m->off, m->size) ||
-        m->off % m->size || m->op > SYMM_AMO_SET)
+    if ((m->size != 4 && m->size != 8) ||
+        !symm_tl_in_segment(&O.env, m->seg, m->off, m->size) || m->off % m->size ||
+        m->op > SYMM_AMO_SET)
         O.env.fatal("symm_ofi: pe %d asks for an atomic of %u bytes at offset %#llx of "
                     "segment %u", m->src, m->size, (unsigned long long)m->off, m->seg);
     p = (char *)O.env.base[m->seg] + m->off;
@@ -581,10 +520,11 @@ static void am_dispatch(const char *msg, size_t len)
     memcpy(&m, hdr, h.hlen);
     switch (h.id) {
     case AM_FLAG:
-        flag_recv(&m.flag);
+        symm_tl_flag_apply(&O.env, m.flag.seg, m.flag.off, m.flag.value);
         break;
     case AM_NOTE:
-        note_recv(&m.note, hdr + h.hlen, h.len);
+        symm_tl_note_apply(&O.env, m.note.seg, m.note.off, hdr + h.hlen, h.len, m.note.cseg,
+                           m.note.coff);
         break;
     case AM_AMO: {
         reply_msg_t r = {.token = m.amo.token, .value = apply(&m.amo)};
@@ -642,7 +582,6 @@ static symm_status_t pick(const char *atomics, char *why, size_t why_len)
     O.virt_addr = !!(O.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR);
     O.prov_key = !!(O.info->domain_attr->mr_mode & FI_MR_PROV_KEY);
     O.mr_endpoint = !!(O.info->domain_attr->mr_mode & FI_MR_ENDPOINT);
-    O.manual = O.info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     O.put_flags = FI_COMPLETION | FI_DELIVERY_COMPLETE;
     return SYMM_OK;
 }
@@ -889,14 +828,15 @@ static symm_status_t ofi_init(const symm_tl_env_t *env, char *why, size_t why_le
                  "failed");
         return st;
     }
-    if (O.manual && O.target.cq && fi_control(&O.target.cq->fid, FI_GETWAIT, &O.waitfd))
-        O.waitfd = -1;
-    O.wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (O.wakefd < 0 || pthread_create(&O.thread, NULL, progress_main, NULL) != 0) {
+    O.srv = (symm_tl_serve_t){.serve = ofi_serve, .arm = ofi_arm, .fd = -1, .env = &O.env,
+                              .wakefd = -1};
+    if (fi_control(&O.target.cq->fid, FI_GETWAIT, &O.srv.fd))
+        O.srv.fd = -1;
+    /* Messages are handled only as the queue is read, whatever the provider's progress. */
+    if (symm_tl_serve_start(&O.srv) != SYMM_OK) {
         snprintf(why, why_len, "cannot start the libfabric progress thread");
         return SYMM_ERR_SYS;
     }
-    O.running = 1;
     env->log(SYMM_LEVEL_INFO, "ofi: provider %s, atomics %s", O.prov,
              O.native[0] && O.native[1] ? "native" : "as messages");
     *env->default_chan = &O.target;
@@ -905,18 +845,7 @@ static symm_status_t ofi_init(const symm_tl_env_t *env, char *why, size_t why_le
 
 static void ofi_fini(void)
 {
-    if (O.running) {
-        uint64_t one = 1;
-        atomic_store_explicit(&O.stop, 1, memory_order_release);
-        if (write(O.wakefd, &one, sizeof(one)) < 0) {
-            /* The thread still sees `stop` within IDLE_MS. */
-        }
-        pthread_join(O.thread, NULL);
-        O.running = 0;
-    }
-    if (O.wakefd >= 0)
-        close(O.wakefd);
-    O.wakefd = O.waitfd = -1;
+    symm_tl_serve_stop(&O.srv);
     for (int i = 0; i < O.nchans; i++) {
         chan_close(O.chans[i]);
         free(O.chans[i]);
@@ -957,7 +886,6 @@ static void ofi_fini(void)
     O.addr = NULL;
     O.net = NULL;
     atomic_store_explicit(&O.next, 0, memory_order_relaxed);
-    atomic_store_explicit(&O.stop, 0, memory_order_relaxed);
     atomic_store_explicit(&O.closing, 0, memory_order_relaxed);
     O.pending = 0;
 }
@@ -1250,14 +1178,7 @@ static int ofi_progress(void)
 
 static void ofi_rest(int on)
 {
-    uint64_t one = 1;
-
-    if (!O.running)
-        return;
-    atomic_store_explicit(&O.sleeping, on, memory_order_release);
-    if (on && write(O.wakefd, &one, sizeof(one)) < 0) {
-        /* The thread looks again within IDLE_MS. */
-    }
+    symm_tl_serve_rest(&O.srv, on);
 }
 
 static void ofi_chan_release(void **chan)

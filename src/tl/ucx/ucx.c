@@ -40,7 +40,6 @@
  * (flag_recv) and a collective's small parts with their count (put_note, note_recv).
  */
 #include <dlfcn.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -48,12 +47,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <ucp/api/ucp.h>
 
+#include "tl/serve.h"
 #include "tl/tl.h"
 
 /* The entry points of libucp this transport uses, resolved by dlsym. */
@@ -136,13 +135,8 @@ static struct {
     uint64_t *base;      /* [pe * SYMM_SEGS + seg]: each PE's segment addresses */
     char *addrs;         /* every PE's target worker address, addr_len bytes each */
     size_t addr_len;
-    pthread_t thread;
-    int running;
-    _Atomic int stop;
-    _Atomic uint64_t activity; /* the PE's own progress calls and operations */
-    _Atomic int sleeping;      /* the PE sleeps in a wait: serve its peers now */
+    symm_tl_serve_t srv;       /* the progress thread */
     _Atomic int closing;       /* finalize has begun: no thread uses a context */
-    int wakefd;                /* tells the progress thread so */
     /* The contexts' workers (their creation, list and progress), the endpoints' opening and
      * the extents' publication. */
     pthread_mutex_t lock;
@@ -155,7 +149,7 @@ static struct {
     unsigned char *peer;  /* peer[pe]: some worker has an endpoint to pe (under lock) */
     int opened, peers;    /* endpoints opened, and to how many PEs (under lock) */
     symm_tl_am_cb_t am[AM_IDS]; /* active messages' handlers, by id */
-} U = {.lock = PTHREAD_MUTEX_INITIALIZER, .wakefd = -1};
+} U = {.lock = PTHREAD_MUTEX_INITIALIZER, .srv = {.wakefd = -1}};
 
 static const char *status_str(ucs_status_t st)
 {
@@ -165,7 +159,7 @@ static const char *status_str(ucs_status_t st)
 /* The PE itself is using the network: the progress thread may rest. */
 static inline void active(void)
 {
-    atomic_fetch_add_explicit(&U.activity, 1, memory_order_relaxed);
+    symm_tl_serve_active(&U.srv);
 }
 
 static symm_status_t load(const char *lib, char *why, size_t why_len)
@@ -409,86 +403,25 @@ static worker_t *worker_of(void **chan)
     return wk;
 }
 
-/* The progress thread stays out of the way while the PE progresses the worker itself (a
- * waiting PE spins on it; a second thread taking the worker's lock and a CPU for every message,
- * or waking every 200 us, made a put + quiet several times slower on two CPUs). It rests,
- * looking every IDLE_MS; when the PE has not touched the network since the last look, or says
- * it goes to sleep (ucx_rest), it serves the worker on its events until the PE comes back. */
-#define IDLE_MS 20
-/* After a message, the thread keeps polling this long before it sleeps on the worker's events:
- * a peer's next request of a burst (each get, atomic or flush of a loop) would otherwise wait
- * for the thread to wake. Not where PEs outnumber CPUs: the poll would hold a CPU a PE needs. */
-#define SERVE_SPIN_NS 200000L
-
-static long now_ns(void)
+/* The progress thread's turn (tl/serve.c): the target worker, and the contexts' workers whose
+ * peers' endpoints back to them connect only as they progress: the spare ones here, and all of
+ * them once finalize has begun (their contexts are used by no thread then). */
+static int ucx_serve(void)
 {
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000L + t.tv_nsec;
+    if (F.ucp_worker_progress(U.target.w))
+        return 2;
+    return progress_ctxw(!atomic_load_explicit(&U.closing, memory_order_acquire)) ? 1 : 0;
 }
 
-static void drain(int fd)
+static int ucx_arm(void)
 {
-    uint64_t v;
-
-    if (read(fd, &v, sizeof(v)) < 0) {
-        /* Nothing to drain. */
-    }
-}
-
-static int serving(uint64_t seen)
-{
-    return !atomic_load_explicit(&U.stop, memory_order_acquire) &&
-           (atomic_load_explicit(&U.sleeping, memory_order_acquire) ||
-            atomic_load_explicit(&U.activity, memory_order_relaxed) == seen);
-}
-
-static void *progress_main(void *arg)
-{
-    int efd = -1;
-
-    (void)arg;
-    if (F.ucp_worker_get_efd(U.target.w, &efd) != UCS_OK)
-        return NULL;
-    while (!atomic_load_explicit(&U.stop, memory_order_acquire)) {
-        uint64_t seen = atomic_load_explicit(&U.activity, memory_order_relaxed);
-        struct pollfd p[2] = {{.fd = U.wakefd, .events = POLLIN}, {.fd = efd, .events = POLLIN}};
-        if (poll(p, 1, IDLE_MS) > 0)
-            drain(U.wakefd);
-        long last = 0;
-        while (serving(seen)) {
-            if (F.ucp_worker_progress(U.target.w)) {
-                U.env.arrived();
-                last = U.env.crowded ? 0 : now_ns();
-                continue;
-            }
-            /* The peers' endpoints back to this PE's context workers connect only as those
-             * progress: the spare ones here, and all of them once finalize has begun (their
-             * contexts are used by no thread then). Their events do not wake this thread; it
-             * looks every IDLE_MS. */
-            if (progress_ctxw(!atomic_load_explicit(&U.closing, memory_order_acquire)))
-                continue;
-            if (last && now_ns() - last < SERVE_SPIN_NS)
-                continue;
-            if (F.ucp_worker_arm(U.target.w) == UCS_ERR_BUSY)
-                continue;
-            if (poll(p, 2, IDLE_MS) > 0 && p[0].revents)
-                drain(U.wakefd);
-        }
-    }
-    return NULL;
+    return F.ucp_worker_arm(U.target.w) != UCS_ERR_BUSY;
 }
 
 /* ---- Library flags ------------------------------------------------------------------------
  * A flag goes as an active message that its receiver's handler stores, not as a put: where UCX
  * emulates puts over its active messages anyway (TCP), a put reaches the other side a good deal
  * later than an active message does (ucx_perftest's put and active-message latencies). */
-static int in_segment(uint32_t seg, uint64_t off, size_t n)
-{
-    return seg < SYMM_SEGS && off <= U.env.len[seg] && n <= U.env.len[seg] - off;
-}
-
 static ucs_status_t flag_recv(void *arg, const void *header, size_t header_length, void *data,
                               size_t length, const ucp_am_recv_param_t *param)
 {
@@ -498,11 +431,9 @@ static ucs_status_t flag_recv(void *arg, const void *header, size_t header_lengt
     if (header_length != sizeof(m))
         U.env.fatal("symm_peer_flag: a flag message of %zu bytes arrived", header_length);
     memcpy(&m, header, sizeof(m));
-    if (!in_segment(m.seg, m.off, 4) || m.off % 4 || length)
-        U.env.fatal("symm_peer_flag: a flag for offset %#llx of segment %u arrived",
-                    (unsigned long long)m.off, m.seg);
-    atomic_store_explicit((_Atomic uint32_t *)((char *)U.env.base[m.seg] + m.off), m.value,
-                          memory_order_release);
+    if (length)
+        U.env.fatal("symm_peer_flag: a flag message with %zu bytes of data arrived", length);
+    symm_tl_flag_apply(&U.env, m.seg, m.off, m.value);
     return UCS_OK;
 }
 
@@ -516,12 +447,7 @@ static ucs_status_t note_recv(void *arg, const void *header, size_t header_lengt
         U.env.fatal("symm_peer_put_note: a message of %zu + %zu bytes arrived", header_length,
                     length);
     memcpy(&m, header, sizeof(m));
-    if (!in_segment(m.seg, m.off, length) || !in_segment(m.cseg, m.coff, 4) || m.coff % 4)
-        U.env.fatal("symm_peer_put_note: %zu bytes for offset %#llx of segment %u arrived",
-                    length, (unsigned long long)m.off, m.seg);
-    memcpy((char *)U.env.base[m.seg] + m.off, data, length);
-    atomic_fetch_add_explicit((_Atomic uint32_t *)((char *)U.env.base[m.cseg] + m.coff), 1,
-                              memory_order_release);
+    symm_tl_note_apply(&U.env, m.seg, m.off, data, length, m.cseg, m.coff);
     return UCS_OK;
 }
 
@@ -778,31 +704,21 @@ static symm_status_t ucx_init(const symm_tl_env_t *env, char *why, size_t why_le
                  st == SYMM_ERR_NOMEM ? "out of memory" : "a UCX call or the bootstrap failed");
         return st;
     }
-    U.wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (U.wakefd < 0 || pthread_create(&U.thread, NULL, progress_main, NULL) != 0) {
+    U.srv = (symm_tl_serve_t){.serve = ucx_serve, .arm = ucx_arm, .fd = -1, .env = &U.env,
+                              .wakefd = -1};
+    if (F.ucp_worker_get_efd(U.target.w, &U.srv.fd) != UCS_OK)
+        U.srv.fd = -1;
+    if (symm_tl_serve_start(&U.srv) != SYMM_OK) {
         snprintf(why, why_len, "cannot start the UCX progress thread");
         return SYMM_ERR_SYS;
     }
-    U.running = 1;
     *env->default_chan = &U.target;
     return SYMM_OK;
 }
 
 static void ucx_fini(void)
 {
-    if (U.running) {
-        uint64_t one = 1;
-        atomic_store_explicit(&U.stop, 1, memory_order_release);
-        F.ucp_worker_signal(U.target.w);
-        if (write(U.wakefd, &one, sizeof(one)) < 0) {
-            /* The thread still sees `stop` within IDLE_MS. */
-        }
-        pthread_join(U.thread, NULL);
-        U.running = 0;
-    }
-    if (U.wakefd >= 0)
-        close(U.wakefd);
-    U.wakefd = -1;
+    symm_tl_serve_stop(&U.srv);
     if (U.ctx && U.env.log)
         U.env.log(SYMM_LEVEL_INFO, "ucx: %d endpoints opened to %d peers", U.opened, U.peers);
     for (int i = 0; i < U.nctxw; i++) {
@@ -1219,14 +1135,7 @@ static int ucx_progress(void)
 
 static void ucx_rest(int on)
 {
-    uint64_t one = 1;
-
-    if (!U.running)
-        return;
-    atomic_store_explicit(&U.sleeping, on, memory_order_release);
-    if (on && write(U.wakefd, &one, sizeof(one)) < 0) {
-        /* The thread looks again within IDLE_MS. */
-    }
+    symm_tl_serve_rest(&U.srv, on);
 }
 
 /* ---- Active messages ----------------------------------------------------------------------
