@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The device heap of a GPU PE, beside the host heap (coll/heapmap.c): its window, the chunks that
- * back it, its allocator, and the table of teams its internal part holds. The collective
- * allocation calls, which agree across PEs, are coll/devalloc.c's.
+ * back it, and its allocator. The collective allocation calls, which agree across PEs, are
+ * coll/devalloc.c's; the table of teams that the heap's internal part holds is core/gpu.c's.
  *
  * The window is one cuMemAddressReserve of n_pes * stride device addresses; this PE's heap is
  * its slot, and every peer's heap is mapped into the peer's slot (the CUDA transport maps them,
@@ -24,7 +24,6 @@
 #include <stdlib.h>
 
 #include "core/devheap.h"
-#include <shmemx.h>
 
 symm_devheap_t symm_devheap_g;
 
@@ -206,94 +205,6 @@ symm_status_t symm_devheap_unregister(const char *call, size_t off)
     return SYMM_ERR_INVALID;
 }
 
-/* ---- Teams on the device -------------------------------------------------------------------
- * The teams this PE belongs to, besides the world and shared teams: the host's copy of the
- * table in the internal part (symm_dev_team_t), written to the device whenever it changes.
- * A new team's slot starts from zero on the device (its barrier and collective epochs, flags
- * and scratch): the split that creates it ends with a barrier of the parent, after which
- * members may signal into it; the team that used the slot before has finished its kernels
- * (a team is destroyed only after them). */
-_Static_assert(SYMM_DEV_TEAMS == SYMM_TEAM_SLOTS, "a team slot on the host is one on the device");
-static symm_dev_team_t dev_teams[SYMM_DEV_TEAM_TABLE];
-
-static void teams_upload(const char *call)
-{
-    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD((CUdeviceptr)(symm_cuda_g.base +
-                                                           offsetof(symm_dev_internal_t, teams)),
-                                             dev_teams, sizeof(dev_teams)));
-}
-
-/* {offset, bytes} of element `slot` of the internal part's array `field`. */
-#define SLOT_SIZE(field) sizeof(((symm_dev_internal_t *)0)->field[0])
-#define SLOT_RANGE(field, slot)                                                                  \
-    {offsetof(symm_dev_internal_t, field) + (size_t)(slot) * SLOT_SIZE(field), SLOT_SIZE(field)}
-
-static void slot_reset(const char *call, int slot)
-{
-    const size_t ranges[][2] = {SLOT_RANGE(bar_epoch, slot), SLOT_RANGE(coll_epoch, slot),
-                                SLOT_RANGE(bar, slot),       SLOT_RANGE(tready, slot),
-                                SLOT_RANGE(tdone, slot),     SLOT_RANGE(team_scratch, slot),
-                                SLOT_RANGE(tch_epoch, slot), SLOT_RANGE(tch_ready, slot),
-                                SLOT_RANGE(tch_done, slot)};
-
-    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
-        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_cuda_g.base + ranges[i][0]),
-                                                    0, ranges[i][1], symm_cuda_g.copy));
-    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
-}
-
-/* A team is in the table twice: by its handle, and by SHMEMX_TEAM_OF_INDEX of its index (the
- * handle NVSHMEM's names pass). */
-static unsigned long long index_handle(const symm_team_t *t)
-{
-    return (unsigned long long)(uintptr_t)SHMEMX_TEAM_OF_INDEX(symm_team_index(t));
-}
-
-static void table_put(unsigned long long h, const symm_team_t *t)
-{
-    unsigned i = SYMM_DEV_TEAM_HASH(h);
-
-    while (dev_teams[i].handle > 1)
-        i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1);
-    dev_teams[i] = (symm_dev_team_t){.handle = h, .slot = t->slot, .start = t->start,
-                                     .stride = t->stride, .size = t->size, .me = t->me};
-}
-
-static void table_drop(unsigned long long h)
-{
-    unsigned i = SYMM_DEV_TEAM_HASH(h);
-
-    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && dev_teams[i].handle != 0;
-         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1))
-        if (dev_teams[i].handle == h) {
-            dev_teams[i].handle = 1;
-            return;
-        }
-}
-
-void symm_gpu_team_add(const symm_team_t *t)
-{
-    const char *call = "shmem_team_split";
-
-    table_put((unsigned long long)(uintptr_t)t, t);
-    table_put(index_handle(t), t);
-    if (!symm_cuda_g.started)
-        return;
-    symm_cuda_bind(call);
-    slot_reset(call, t->slot);
-    teams_upload(call);
-}
-
-void symm_gpu_team_remove(const symm_team_t *t)
-{
-    table_drop((unsigned long long)(uintptr_t)t);
-    table_drop(index_handle(t));
-    if (symm_cuda_g.started) {
-        symm_cuda_bind("shmem_team_destroy");
-        teams_upload("shmem_team_destroy");
-    }
-}
-
 /* ---- Start and end ------------------------------------------------------------------------- */
 /* Every PE must reserve the same heap and registration sizes. */
 static void agree_size(const char *call)
@@ -349,7 +260,7 @@ void symm_devheap_init(const char *call)
     SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)symm_cuda_g.base, 0,
                                                 symm_cuda_g.backed, symm_cuda_g.copy));
     SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
-    teams_upload(call);
+    symm_gpu_team_upload(call);
     symm_devheap_share(call);
 }
 

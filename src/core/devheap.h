@@ -32,6 +32,9 @@ void symm_gpu_need(const char *call);
 void symm_devheap_init(const char *call);
 /* At finalize: unmaps and releases every chunk, frees the window. */
 void symm_devheap_fini(const char *call);
+/* Writes the table of the teams this PE belongs to (core/gpu.h's symm_gpu_team_add) into the
+ * internal part of this PE's device heap, at its start, once the part is zeroed. */
+void symm_gpu_team_upload(const char *call);
 /* An allocation's block ends at offset top: backs this PE's heap up to top when it is not
  * backed yet (*grew 1), mapped in the own slot only until symm_devheap_share. SYMM_ERR_NOMEM
  * when the GPU has not the memory (nothing changed then); *why says so. */

@@ -2,10 +2,10 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The GPU part of a PE: its settings, its start (device, context, device heap, the library's
- * kernels, the device state) and end, the core's hooks into it (host RMA on device memory,
- * shmem_ptr, the waits' watch for a failed kernel), and the registry of modules that hold a
- * copy of the device state. The device heap is core/devheap.c's; what reaches the GPU, the CUDA
- * transport's (tl/cuda).
+ * kernels, the device state) and end, the table of teams on the device, the core's hooks into
+ * it (host RMA on device memory, shmem_ptr, the waits' watch for a failed kernel), and the
+ * registry of modules that hold a copy of the device state. The device heap is
+ * core/devheap.c's; what reaches the GPU, the CUDA transport's (tl/cuda).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 
 #include "core/devheap.h"
 #include "tl/proxy/proxy.h"
+#include <shmemx.h>
 #include <shmemx_gpu.h>
 
 static int mode = -1;              /* SYMM_GPU: -1 auto, 0 off, 1 at init */
@@ -441,6 +442,94 @@ void symm_gpu_poll(const char *call)
     r = symm_cu.cuStreamQuery(symm_cuda_g.copy);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY)
         symm_cuda_fail(call, "cuStreamQuery", r);
+}
+
+/* ---- Teams on the device -------------------------------------------------------------------
+ * The teams this PE belongs to, besides the world and shared teams: the host's copy of the
+ * table in the internal part (symm_dev_team_t), written to the device whenever it changes.
+ * A new team's slot starts from zero on the device (its barrier and collective epochs, flags
+ * and scratch): the split that creates it ends with a barrier of the parent, after which
+ * members may signal into it; the team that used the slot before has finished its kernels
+ * (a team is destroyed only after them). */
+_Static_assert(SYMM_DEV_TEAMS == SYMM_TEAM_SLOTS, "a team slot on the host is one on the device");
+static symm_dev_team_t dev_teams[SYMM_DEV_TEAM_TABLE];
+
+void symm_gpu_team_upload(const char *call)
+{
+    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD((CUdeviceptr)(symm_cuda_g.base +
+                                                           offsetof(symm_dev_internal_t, teams)),
+                                             dev_teams, sizeof(dev_teams)));
+}
+
+/* {offset, bytes} of element `slot` of the internal part's array `field`. */
+#define SLOT_SIZE(field) sizeof(((symm_dev_internal_t *)0)->field[0])
+#define SLOT_RANGE(field, slot)                                                                  \
+    {offsetof(symm_dev_internal_t, field) + (size_t)(slot) * SLOT_SIZE(field), SLOT_SIZE(field)}
+
+static void slot_reset(const char *call, int slot)
+{
+    const size_t ranges[][2] = {SLOT_RANGE(bar_epoch, slot), SLOT_RANGE(coll_epoch, slot),
+                                SLOT_RANGE(bar, slot),       SLOT_RANGE(tready, slot),
+                                SLOT_RANGE(tdone, slot),     SLOT_RANGE(team_scratch, slot),
+                                SLOT_RANGE(tch_epoch, slot), SLOT_RANGE(tch_ready, slot),
+                                SLOT_RANGE(tch_done, slot)};
+
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+        SYMM_CU_CHECK(call, symm_cu.cuMemsetD8Async((CUdeviceptr)(symm_cuda_g.base + ranges[i][0]),
+                                                    0, ranges[i][1], symm_cuda_g.copy));
+    SYMM_CU_CHECK(call, symm_cu.cuStreamSynchronize(symm_cuda_g.copy));
+}
+
+/* A team is in the table twice: by its handle, and by SHMEMX_TEAM_OF_INDEX of its index (the
+ * handle NVSHMEM's names pass). */
+static unsigned long long index_handle(const symm_team_t *t)
+{
+    return (unsigned long long)(uintptr_t)SHMEMX_TEAM_OF_INDEX(symm_team_index(t));
+}
+
+static void table_put(unsigned long long h, const symm_team_t *t)
+{
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    while (dev_teams[i].handle > 1)
+        i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1);
+    dev_teams[i] = (symm_dev_team_t){.handle = h, .slot = t->slot, .start = t->start,
+                                     .stride = t->stride, .size = t->size, .me = t->me};
+}
+
+static void table_drop(unsigned long long h)
+{
+    unsigned i = SYMM_DEV_TEAM_HASH(h);
+
+    for (int k = 0; k < SYMM_DEV_TEAM_TABLE && dev_teams[i].handle != 0;
+         k++, i = (i + 1) & (SYMM_DEV_TEAM_TABLE - 1))
+        if (dev_teams[i].handle == h) {
+            dev_teams[i].handle = 1;
+            return;
+        }
+}
+
+void symm_gpu_team_add(const symm_team_t *t)
+{
+    const char *call = "shmem_team_split";
+
+    table_put((unsigned long long)(uintptr_t)t, t);
+    table_put(index_handle(t), t);
+    if (!symm_cuda_g.started)
+        return;
+    symm_cuda_bind(call);
+    slot_reset(call, t->slot);
+    symm_gpu_team_upload(call);
+}
+
+void symm_gpu_team_remove(const symm_team_t *t)
+{
+    table_drop((unsigned long long)(uintptr_t)t);
+    table_drop(index_handle(t));
+    if (symm_cuda_g.started) {
+        symm_cuda_bind("shmem_team_destroy");
+        symm_gpu_team_upload("shmem_team_destroy");
+    }
 }
 
 /* ---- Queries ------------------------------------------------------------------------------ */
