@@ -32,7 +32,7 @@ set_source_files_properties(${SYMM_GPU_FATBIN_C} PROPERTIES OBJECT_DEPENDS ${SYM
 
 set(SYMM_GPU_HOST_SOURCES src/tl/cuda/driver.c src/tl/cuda/cuda.c src/tl/proxy/proxy.c
   src/core/gpu.c src/core/devheap.c src/coll/devalloc.c src/coll/on_stream.c src/api/stream.c
-  src/api/register.c)
+  src/api/register.c src/api/module.c)
 set_source_files_properties(${SYMM_GPU_HOST_SOURCES} PROPERTIES
   INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")
 list(APPEND SYMM_SOURCES ${SYMM_GPU_HOST_SOURCES} ${SYMM_GPU_FATBIN_C})

@@ -35,6 +35,9 @@ void symm_devheap_fini(const char *call);
 /* Writes the table of the teams this PE belongs to (core/gpu.h's symm_gpu_team_add) into the
  * internal part of this PE's device heap, at its start, once the part is zeroed. */
 void symm_gpu_team_upload(const char *call);
+/* The device state that the library's kernels and every module hold a copy of; set once the
+ * part has started and unchanged after. */
+const symm_dev_state_t *symm_gpu_state(void);
 /* An allocation's block ends at offset top: backs this PE's heap up to top when it is not
  * backed yet (*grew 1), mapped in the own slot only until symm_devheap_share. SYMM_ERR_NOMEM
  * when the GPU has not the memory (nothing changed then); *why says so. */
