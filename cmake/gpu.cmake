@@ -31,7 +31,7 @@ configure_file(${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/fatbin.c.in ${SYMM_GPU_FA
 set_source_files_properties(${SYMM_GPU_FATBIN_C} PROPERTIES OBJECT_DEPENDS ${SYMM_GPU_FATBIN})
 
 set(SYMM_GPU_HOST_SOURCES src/tl/cuda/driver.c src/tl/cuda/cuda.c src/tl/proxy/proxy.c
-  src/core/gpu.c src/core/devheap.c src/coll/devalloc.c src/coll/on_stream.c src/api/stream.c
+  src/core/gpu.c src/coll/devheap.c src/coll/devalloc.c src/coll/on_stream.c src/api/stream.c
   src/api/register.c src/api/module.c)
 set_source_files_properties(${SYMM_GPU_HOST_SOURCES} PROPERTIES
   INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")

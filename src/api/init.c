@@ -13,7 +13,7 @@
 
 #include "api/api.h"
 #include "coll/coll.h"
-#include "core/gpu.h"
+#include "coll/gpu_coll.h"
 #include "core/core.h"
 #include "core/watch.h"
 #include "sync/sync.h"
@@ -107,9 +107,7 @@ void symm_init(const char *call, int requested)
               symm_g.n_pes, symm_g.host, symm_g.win_n,
               symm_g.net ? "the others are reached over the network" : "no network");
     symm_g.initialized = 1;
-    st = symm_gpu_init();
-    if (st != SYMM_OK)
-        symm_fatal("%s: cannot set up this PE's GPU: %s", call, symm_status_str(st));
+    symm_devheap_init();
     if (!registered) {
         registered = 1;
         atexit(at_exit);
@@ -138,7 +136,7 @@ void symm_finalize(void)
     }
     /* No PE waits for another any more. */
     symm_watch_leave(1);
-    symm_gpu_fini();
+    symm_devheap_fini();
     symm_net_fini();
     symm_g.initialized = 0;
     symm_g.finalized = 1;

@@ -4,11 +4,11 @@
  * Modules and libraries that the program loads through the driver (shmemx_cumodule_init and its
  * kin): each has its own copy of the device state, found by name, symm_dev_c, which is the name
  * of the file-static copy in a module built without -rdc (with -rdc nvcc renames statics after
- * the file), and of the library's own. Giving a module its copy starts the GPU part if it has
- * not started. The state does not change after the part starts (core/gpu.c), so one write is
- * all a module needs and finalize forgets nothing.
+ * the file), and of the library's own. Giving a module its copy starts the GPU part with its
+ * device heap (coll/devheap.c) if it has not started. The state does not change after the part
+ * starts (core/gpu.c), so one write is all a module needs and finalize forgets nothing.
  */
-#include "core/devheap.h"
+#include "coll/devheap.h"
 #include <shmemx_gpu.h>
 
 static const char state_name[] = "symm_dev_c";
@@ -39,7 +39,7 @@ SYMM_EXPORT int shmemx_cumodule_init(struct CUmod_st *module)
     size_t len;
 
     symm_check_init(call);
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     symm_cuda_bind(call);
     if (symm_cu.cuModuleGetGlobal(&g, &len, module, state_name) != CUDA_SUCCESS)
         return no_state(call, module);
@@ -53,7 +53,7 @@ SYMM_EXPORT int shmemx_culibrary_init(struct CUlib_st *library)
     size_t len;
 
     symm_check_init(call);
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     symm_cuda_bind(call);
     if (symm_cu.cuLibraryGetGlobal(&g, &len, library, state_name) != CUDA_SUCCESS)
         return no_state(call, library);

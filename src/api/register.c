@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/devheap.h"
+#include "coll/devheap.h"
 #include <shmemx_gpu.h>
 
 enum { INVALID_VALUE = 1, INTERNAL = 7 }; /* NVSHMEMX_ERROR_* of nvshmem.h */

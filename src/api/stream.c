@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "core/devheap.h"
+#include "coll/devheap.h"
 #include "tl/proxy/proxy.h"
 #include <shmemx_gpu.h>
 

@@ -4,11 +4,11 @@
  * src/coll: teams' splits (split.c), the collectives of teams and active sets on the host
  * (coll.c, move.c, reduce.c, rscatter.c, combine.c, span.c, active.c) and on a CUDA stream
  * (on_stream.c, gpu_coll.h; nocuda.c without CUDA), the symmetric heap (its mapping,
- * heapmap.c, and its collective allocation calls, heap.c) and the collective allocation calls
- * on the device heap (devalloc.c). It builds on sync and core and serves api; it calls nothing
- * above it. This
- * header is the collective engine, for the public shells and for the library's own agreement
- * steps.
+ * heapmap.c, and its collective allocation calls, heap.c) and the device heap (its window and
+ * chunks, with the GPU part's start and end that set it up, devheap.c, and its collective
+ * allocation calls, devalloc.c; devheap.h). It builds on sync and core and serves api; it
+ * calls nothing above it. This header is the collective engine, for the public shells and for
+ * the library's own agreement steps.
  */
 #ifndef SYMM_COLL_H
 #define SYMM_COLL_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * The collective allocation calls on the device heap (core/devheap.c backs it, core/alloc.c
+ * The collective allocation calls on the device heap (coll/devheap.c backs it, core/alloc.c
  * places blocks). A call agrees across PEs as a host-heap call does (coll/heap.c): every PE
  * places the block and backs it before the agreement's barrier, so a PE whose GPU is short of
  * memory makes the call return NULL on every PE, and the new chunk is mapped at every PE only
@@ -11,7 +11,7 @@
 
 #include "coll/coll.h"
 #include "coll/gpu_coll.h"
-#include "core/devheap.h"
+#include "coll/devheap.h"
 
 static void *dev_malloc(const char *call, size_t size, size_t align)
 {
@@ -21,7 +21,7 @@ static void *dev_malloc(const char *call, size_t size, size_t align)
     char why[256] = "";
 
     symm_check_init(call);
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     if (align & (align - 1))
         symm_fatal("%s(alignment=%zu, size=%zu): alignment is not a power of two", call, align,
                    size);
@@ -151,7 +151,7 @@ SYMM_EXPORT void *shmemx_buffer_register_symmetric(void *buf_ptr, size_t size, i
 
     (void)flags; /* none is defined */
     symm_check_init(call);
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     symm_cuda_bind(call);
     if (size == 0 || buf_ptr == NULL)
         symm_fatal("%s(buf_ptr=%p, size=%zu): %s", call, buf_ptr, size,

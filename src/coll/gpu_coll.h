@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * What the allocation calls and the host collectives ask of the GPU part in coll: the device
- * heap's collective allocation (coll/devalloc.c) and collectives on device-heap buffers
- * (coll/on_stream.c). Built without CUDA, coll/nocuda.c answers: no address is in a device
- * heap, and what needs one ends the job with a message.
+ * What the start and end, the allocation calls and the host collectives ask of the GPU part in
+ * coll: the device heap's start and end (coll/devheap.c), its collective allocation
+ * (coll/devalloc.c) and collectives on device-heap buffers (coll/on_stream.c). Built without
+ * CUDA, coll/nocuda.c answers: nothing to start, no address is in a device heap, and what needs
+ * one ends the job with a message.
  */
 #ifndef SYMM_COLL_GPU_H
 #define SYMM_COLL_GPU_H
 
 #include <stddef.h>
 
+/* At shmem_init, after the host heap and the network: starts the GPU part with its device heap
+ * when the job uses GPUs from the start (core/gpu.h's symm_gpu_at_init); nothing otherwise.
+ * Collective. */
+void symm_devheap_init(void);
+/* At shmem_finalize, before the network goes: ends the GPU part and releases its device heap;
+ * nothing when the part has not started. Collective. */
+void symm_devheap_fini(void);
 /* A collective allocation in the device heap (shmem_malloc_with_hints with a device hint);
  * starts the GPU part if needed; fatal where the build has no GPU part. */
 void *symm_gpu_malloc(const char *call, size_t size, size_t align);

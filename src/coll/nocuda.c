@@ -5,6 +5,14 @@
 #include "coll/gpu_coll.h"
 #include "core/core.h"
 
+void symm_devheap_init(void)
+{
+}
+
+void symm_devheap_fini(void)
+{
+}
+
 void *symm_gpu_malloc(const char *call, size_t size, size_t align)
 {
     symm_fatal("%s(size=%zu): this symm was built without CUDA: there is no device heap", call,

@@ -10,7 +10,7 @@
 
 #include "coll/coll.h"
 #include "coll/gpu_coll.h"
-#include "core/devheap.h"
+#include "coll/devheap.h"
 #include <shmemx_gpu.h>
 
 /* Collectives: bytes a channel (block) of the large protocol moves, at least. */
@@ -27,7 +27,7 @@ static symm_dev_tv_t team_view(const symm_team_t *t)
 static void barrier(const char *call, shmem_team_t team, int quiet, CUstream s)
 {
     symm_check_init(call);
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     symm_dev_tv_t tv = team_view(symm_team_get(team, call));
     void *args[] = {&quiet, &tv};
     symm_cuda_launch(call, symm_cuda_g.k_barrier, 1, 32, s, args);
@@ -114,7 +114,7 @@ static launch_shape_t shape(const symm_team_t *t, size_t part, size_t received)
 static symm_team_t *start_coll(const char *call, shmem_team_t team)
 {
     symm_check_init(call);
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     return symm_team_get(team, call);
 }
 
@@ -301,7 +301,7 @@ int symm_gpu_holds(const void *addr)
  * streams, whose small-protocol epochs come before this call's. */
 static void host_order(const char *call)
 {
-    symm_gpu_start(call);
+    symm_devheap_start(call);
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
 }
 

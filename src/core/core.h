@@ -6,11 +6,12 @@
  * window (fastpath.h), contexts (ctx.c), the team object (team.c), the allocator (alloc.c),
  * the data segment (dataseg.c), copies (copy.c), the routes of what the fast paths do not
  * serve (route.c), waking sleepers (wake.c), the host watch (watch.c), settings (params.c),
- * the logger and the fatal path (log.c), and the GPU part's host side: the device and its heap
- * (gpu.c, devheap.c, or gpu_none.c without CUDA). The host heap that the window maps is
- * coll's. It calls down into tl and boot, which it starts and lends the fatal path and the
- * bootstrap's exchanges; it calls nothing of sync, coll or api. This header gathers the
- * core's headers for the folders above, one a concern.
+ * the logger and the fatal path (log.c), and the GPU part's host side: the device, its
+ * kernels and proxy, and the team table on the device (gpu.c, gpu_cuda.h, or gpu_none.c
+ * without CUDA). The host heap that the window maps, and the device heap, are coll's. It
+ * calls down into tl and boot, which it starts and lends the fatal path and the bootstrap's
+ * exchanges; it calls nothing of sync, coll or api. This header gathers the core's headers for
+ * the folders above, one a concern.
  */
 #ifndef SYMM_CORE_H
 #define SYMM_CORE_H

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * The GPU part of a PE: its settings, its start (device, context, device heap, the library's
- * kernels, the device state) and end, the table of teams on the device, the core's hooks into
- * it (host RMA on device memory, shmem_ptr, the waits' watch for a failed kernel), and the
- * registry of modules that hold a copy of the device state. The device heap is
- * core/devheap.c's; what reaches the GPU, the CUDA transport's (tl/cuda).
+ * The GPU part of a PE: its settings, the two halves of its start (device, context and stream;
+ * then the library's kernels, the proxy and the device state) and of its end, the table of
+ * teams on the device, the core's hooks into it (host RMA on device memory, shmem_ptr, the
+ * waits' watch for a failed kernel), and the registry of modules that hold a copy of the
+ * device state. The device heap, which the start sets up between its halves, is
+ * coll/devheap.c's; what reaches the GPU, the CUDA transport's (tl/cuda).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "core/devheap.h"
+#include "core/gpu_cuda.h"
 #include "tl/proxy/proxy.h"
 #include <shmemx.h>
 #include <shmemx_gpu.h>
@@ -91,7 +92,7 @@ SYMM_EXPORT void shmemx_gpu_fail(const char *call, const char *what)
 }
 
 /* ---- Settings ------------------------------------------------------------------------------
- * SYMM_GPU, SYMM_GPU_DEVICE, SYMM_DEVICE_HEAP_SIZE, SYMM_DEVICE_REGISTER_SIZE. */
+ * SYMM_GPU, SYMM_GPU_DEVICE (the device heap's sizes are coll/devheap.c's). */
 static void load_params(const char *call)
 {
     static int loaded;
@@ -107,8 +108,6 @@ static void load_params(const char *call)
             symm_fatal("%s: SYMM_GPU='%s' is not auto, 0 or 1", call, setting);
         mode = on;
     }
-    symm_devheap_g.size = symm_g.params.device_heap_size;
-    symm_devheap_g.reg_size = symm_g.params.device_register_size;
     device_list = symm_g.params.gpu_device;
     if (device_list && !*device_list)
         device_list = NULL;
@@ -249,16 +248,14 @@ static symm_status_t exchange_fds(const int *fds, int n, int first, int count, i
     return st == SYMM_OK ? symm_g.boot->barrier() : st;
 }
 
-void symm_gpu_start(const char *call)
+int symm_gpu_open(const char *call, int *ngpus)
 {
     char why[256];
     int count = 0;
-    CUdeviceptr err_dev;
-    void *err_host;
 
     if (symm_cuda_g.started) {
         symm_cuda_bind(call);
-        return;
+        return 1;
     }
     symm_check_init(call);
     load_params(call);
@@ -297,7 +294,14 @@ void symm_gpu_start(const char *call)
     SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_cuda_g.ctx));
 
     SYMM_CU_CHECK(call, symm_cu.cuStreamCreate(&symm_cuda_g.copy, CU_STREAM_NON_BLOCKING));
-    symm_devheap_init(call);
+    *ngpus = count;
+    return 0;
+}
+
+void symm_gpu_ready(const char *call)
+{
+    CUdeviceptr err_dev;
+    void *err_host;
 
     SYMM_CU_CHECK(call,
                   symm_cu.cuMemHostAlloc(&err_host, sizeof(symm_dev_err_t),
@@ -337,8 +341,6 @@ void symm_gpu_start(const char *call)
     };
     symm_cuda_g.started = 1;
     publish_state(call);
-    symm_info("%s: GPU %d of %d, device heap of %zu MiB a PE at %p", call, symm_cuda_g.ordinal,
-              count, symm_devheap_g.size >> 20, (void *)symm_cuda_g.win);
 }
 
 void symm_gpu_need(const char *call)
@@ -350,27 +352,11 @@ void symm_gpu_need(const char *call)
     symm_cuda_bind(call);
 }
 
-/* ---- Hooks of the core -------------------------------------------------------------------- */
-int symm_gpu_at_init(void)
+/* ---- End --------------------------------------------------------------------------------- */
+int symm_gpu_stop(const char *call)
 {
-    load_params("shmem_init");
-    return mode == 1 || (mode == -1 && nmodules > 0);
-}
-
-symm_status_t symm_gpu_init(void)
-{
-    load_params("shmem_init");
-    if (mode == 1 || (mode == -1 && nmodules > 0))
-        symm_gpu_start("shmem_init");
-    return SYMM_OK;
-}
-
-void symm_gpu_fini(void)
-{
-    const char *call = "shmem_finalize";
-
     if (!symm_cuda_g.started || symm_cuda_gone())
-        return;
+        return 0;
     symm_cuda_bind(call);
     SYMM_CU_CHECK(call, symm_cu.cuCtxSynchronize());
     if (symm_px_running()) {
@@ -381,7 +367,11 @@ void symm_gpu_fini(void)
         symm_px_stop(call);
         symm_g.gpu_queued = 0;
     }
-    symm_devheap_fini(call);
+    return 1;
+}
+
+void symm_gpu_close(const char *call)
+{
     SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.module));
     SYMM_CU_CHECK(call, symm_cu.cuStreamDestroy(symm_cuda_g.copy));
     SYMM_CU_CHECK(call, symm_cu.cuMemFreeHost(symm_cuda_g.err));
@@ -390,6 +380,13 @@ void symm_gpu_fini(void)
     symm_cuda_g.started = 0;
     symm_cu.cuDevicePrimaryCtxRelease(symm_cuda_g.dev);
     symm_cuda_g.ordinal = -1;
+}
+
+/* ---- Hooks of the core -------------------------------------------------------------------- */
+int symm_gpu_at_init(void)
+{
+    load_params("shmem_init");
+    return mode == 1 || (mode == -1 && nmodules > 0);
 }
 
 /* Host RMA on the device heap: a copy on the transport's stream, or through the proxy to a
@@ -533,24 +530,6 @@ void symm_gpu_team_remove(const symm_team_t *t)
 }
 
 /* ---- Queries ------------------------------------------------------------------------------ */
-SYMM_EXPORT void *shmemx_device_heap_base(int pe)
-{
-    symm_check_init("shmemx_device_heap_base");
-    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
-        symm_fatal("shmemx_device_heap_base(pe=%d): pe %d is out of range (the job has %d PEs, "
-                   "0..%d)", pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
-    return symm_cuda_g.started ? symm_cuda_g.win + (size_t)pe * symm_cuda_g.stride : NULL;
-}
-
-SYMM_EXPORT size_t shmemx_device_heap_size(void)
-{
-    symm_check_init("shmemx_device_heap_size");
-    load_params("shmemx_device_heap_size");
-    return symm_devheap_g.size > SYMM_DEV_INTERNAL_SIZE
-               ? symm_devheap_g.size - SYMM_DEV_INTERNAL_SIZE
-               : 0;
-}
-
 SYMM_EXPORT int shmemx_gpu_device(void)
 {
     return symm_cuda_g.started ? symm_cuda_g.ordinal : -1;

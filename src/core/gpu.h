@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * What the other folders ask of the GPU part in core (core/gpu.c, core/devheap.c). Built
- * without CUDA, core/gpu_none.c answers: nothing to set up, no address is in a device heap.
- * Every hook is cheap and does nothing until the GPU part has started, so the callers may call
- * them unconditionally. The collectives' hooks are coll/gpu_coll.h's.
+ * What the other folders ask of the GPU part in core (core/gpu.c). Built without CUDA,
+ * core/gpu_none.c answers: the part never starts, no address is in a device heap. Every hook
+ * is cheap and does nothing until the GPU part has started, so the callers may call them
+ * unconditionally. The part's start and end, with the device heap they set up, and the
+ * collectives' hooks are coll/gpu_coll.h's; what the GPU part's files above core ask of core
+ * besides is core/gpu_cuda.h's.
  */
 #ifndef SYMM_CORE_GPU_H
 #define SYMM_CORE_GPU_H
@@ -14,14 +16,10 @@
 #include "base/status.h"
 #include "tl/tl.h"
 
-/* After the host heap is up: picks this PE's GPU and sets up the device heap window when the
- * job uses GPUs; returns SYMM_OK and does nothing otherwise. Collective. */
-symm_status_t symm_gpu_init(void);
-/* Before the network starts: whether the GPU part will start at shmem_init (SYMM_GPU=1, or the
- * program has device code), so that its proxy needs the network's active messages. */
+/* Whether the GPU part starts at shmem_init (SYMM_GPU=1, or the program has device code): asked
+ * before the network starts, so that the part's proxy has the network's active messages, and
+ * by the start itself (coll/gpu_coll.h's symm_devheap_init). */
 int symm_gpu_at_init(void);
-/* Collective, before the host heap goes. */
-void symm_gpu_fini(void);
 /* Copies n bytes between local memory and pe's device heap; op is a symm_rma_op_t (tl/tl.h):
  * a put copies src (local) to dest (symmetric, in the device heap), a get src (symmetric) to
  * dest (local). The _nbi kinds may return once the copy is queued (the source may be reused,

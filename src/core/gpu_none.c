@@ -1,22 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
-/* The core GPU hooks of a build without CUDA (core/gpu.h): no device heap exists. The
- * collectives' hooks are coll/nocuda.c's. */
+/* The core GPU hooks of a build without CUDA (core/gpu.h): the GPU part never starts, no device
+ * heap exists. The device heap's and the collectives' hooks are coll/nocuda.c's. */
 #include "core/gpu.h"
 #include "core/core.h"
-
-symm_status_t symm_gpu_init(void)
-{
-    return SYMM_OK;
-}
 
 int symm_gpu_at_init(void)
 {
     return 0;
-}
-
-void symm_gpu_fini(void)
-{
 }
 
 symm_status_t symm_gpu_rma(symm_rma_op_t op, void *dest, const void *src, size_t n, int pe)

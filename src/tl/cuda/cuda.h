@@ -5,9 +5,10 @@
  * its kernel module), the device window (one reserved range of device addresses, one slot per
  * PE, the same arithmetic as the host heap window) into which the peers' device heaps are
  * mapped over CUDA IPC, copies between host memory and device heaps, and the one error path of
- * the GPU part. The core starts the GPU, reserves the window and backs this PE's slot
- * (core/gpu.c, core/devheap.c), and lends the transport at start what it needs of the job
- * (symm_cuda_env_t), as it lends the network transport its own (tl/tl.h).
+ * the GPU part. The core starts the GPU (core/gpu.c) and lends the transport at start what it
+ * needs of the job (symm_cuda_env_t), as it lends the network transport its own (tl/tl.h); the
+ * device heap (coll/devheap.c) reserves the window and backs this PE's slot, and fills in
+ * where they are (win, stride, base, backed, reg).
  */
 #ifndef SYMM_TL_CUDA_H
 #define SYMM_TL_CUDA_H
@@ -57,7 +58,7 @@ typedef struct symm_cuda_range {
 } symm_cuda_range_t;
 
 typedef struct symm_cuda {
-    int started;               /* the device heap is up (the core's start sets it) */
+    int started;               /* the device heap is up (the core's start sets it last) */
     int ordinal;               /* CUDA device index, -1 before start */
     CUdevice dev;
     CUcontext ctx;

@@ -2,8 +2,11 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * The device heap of a GPU PE, beside the host heap (coll/heapmap.c): its window, the chunks that
- * back it, and its allocator. The collective allocation calls, which agree across PEs, are
- * coll/devalloc.c's; the table of teams that the heap's internal part holds is core/gpu.c's.
+ * back it, its allocator, the buffers registered in it, its queries, and the GPU part's start
+ * and end, which set it up and release it between the halves that core/gpu.c does (the device
+ * and context before the window, the kernels and the device state after). The collective
+ * allocation calls, which agree across PEs, are coll/devalloc.c's; the table of teams that the
+ * heap's internal part holds is core/gpu.c's.
  *
  * The window is one cuMemAddressReserve of n_pes * stride device addresses; this PE's heap is
  * its slot, and every peer's heap is mapped into the peer's slot (the CUDA transport maps them,
@@ -23,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/devheap.h"
+#include "coll/devheap.h"
+#include "coll/gpu_coll.h"
+#include <shmemx_gpu.h>
 
 symm_devheap_t symm_devheap_g;
 
@@ -224,7 +229,9 @@ static void agree_size(const char *call)
     free(all);
 }
 
-void symm_devheap_init(const char *call)
+/* Reserves the window, backs the internal part (zeroed, the team table written) and maps it at
+ * every PE. */
+static void window_init(const char *call)
 {
     CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
                                 .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
@@ -234,6 +241,8 @@ void symm_devheap_init(const char *call)
     char why[256];
     CUdeviceptr win;
 
+    d->size = symm_g.params.device_heap_size;
+    d->reg_size = symm_g.params.device_register_size;
     SYMM_CU_CHECK(call, symm_cu.cuMemGetAllocationGranularity(&d->gran, &prop,
                                                               CU_MEM_ALLOC_GRANULARITY_MINIMUM));
     d->size = symm_round_up(d->size < SYMM_DEV_INTERNAL_SIZE + d->gran
@@ -264,7 +273,8 @@ void symm_devheap_init(const char *call)
     symm_devheap_share(call);
 }
 
-void symm_devheap_fini(const char *call)
+/* Unmaps and releases every chunk and registered buffer, frees the window. */
+static void window_fini(const char *call)
 {
     while (nregs > 0)
         symm_devheap_unregister(call, regs[nregs - 1].off);
@@ -285,4 +295,53 @@ void symm_devheap_fini(const char *call)
     chunks = NULL;
     nchunks = chunks_cap = 0;
     symm_cuda_g.backed = 0;
+}
+
+void symm_devheap_start(const char *call)
+{
+    int ngpus;
+
+    if (symm_gpu_open(call, &ngpus))
+        return;
+    window_init(call);
+    symm_gpu_ready(call);
+    symm_info("%s: GPU %d of %d, device heap of %zu MiB a PE at %p", call, symm_cuda_g.ordinal,
+              ngpus, symm_devheap_g.size >> 20, (void *)symm_cuda_g.win);
+}
+
+void symm_devheap_init(void)
+{
+    if (symm_gpu_at_init())
+        symm_devheap_start("shmem_init");
+}
+
+void symm_devheap_fini(void)
+{
+    const char *call = "shmem_finalize";
+
+    if (!symm_gpu_stop(call))
+        return;
+    window_fini(call);
+    symm_gpu_close(call);
+}
+
+/* ---- Queries ------------------------------------------------------------------------------ */
+SYMM_EXPORT void *shmemx_device_heap_base(int pe)
+{
+    symm_check_init("shmemx_device_heap_base");
+    if ((unsigned)pe >= (unsigned)symm_g.n_pes)
+        symm_fatal("shmemx_device_heap_base(pe=%d): pe %d is out of range (the job has %d PEs, "
+                   "0..%d)", pe, pe, symm_g.n_pes, symm_g.n_pes - 1);
+    return symm_cuda_g.started ? symm_cuda_g.win + (size_t)pe * symm_cuda_g.stride : NULL;
+}
+
+/* Before the start, the size the setting asks for; after it, the size rounded as the start
+ * rounded it. */
+SYMM_EXPORT size_t shmemx_device_heap_size(void)
+{
+    size_t size;
+
+    symm_check_init("shmemx_device_heap_size");
+    size = symm_devheap_g.size ? symm_devheap_g.size : symm_g.params.device_heap_size;
+    return size > SYMM_DEV_INTERNAL_SIZE ? size - SYMM_DEV_INTERNAL_SIZE : 0;
 }

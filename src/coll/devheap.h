@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The symm authors */
 /*
- * The device heap (core/devheap.c) and the start of the GPU part that sets it up (core/gpu.c),
- * for the files that run on the CUDA transport (tl/cuda/cuda.h), which holds the device, the
- * device window and the library's kernels. Built with CUDA only.
+ * The device heap (coll/devheap.c) and the start of the GPU part that sets it up, for the files
+ * of the GPU part above core: its collective allocation (coll/devalloc.c), the collectives on
+ * a stream (coll/on_stream.c) and the public calls that reach the GPU (api/). Built with CUDA
+ * only; what a build without CUDA has as well is coll/gpu_coll.h's.
  */
-#ifndef SYMM_CORE_DEVHEAP_H
-#define SYMM_CORE_DEVHEAP_H
+#ifndef SYMM_COLL_DEVHEAP_H
+#define SYMM_COLL_DEVHEAP_H
 
-#include "core/gpu.h"
-#include "core/core.h"
-#include "tl/cuda/cuda.h"
+#include "core/gpu_cuda.h"
 
 typedef struct symm_devheap {
     size_t size;               /* SYMM_DEVICE_HEAP_SIZE, rounded to the granularity at start */
@@ -22,22 +21,11 @@ typedef struct symm_devheap {
 
 extern symm_devheap_t symm_devheap_g;
 
-/* Starts the GPU part if it has not started (collective); fatal when it cannot. */
-void symm_gpu_start(const char *call);
-/* Fatal unless the GPU part has started; binds the device to the calling thread. */
-void symm_gpu_need(const char *call);
-
-/* At start, with the device chosen: agrees on the size with every PE, reserves the window,
- * backs the internal part (zeroed) and maps it at every PE. Collective. */
-void symm_devheap_init(const char *call);
-/* At finalize: unmaps and releases every chunk, frees the window. */
-void symm_devheap_fini(const char *call);
-/* Writes the table of the teams this PE belongs to (core/gpu.h's symm_gpu_team_add) into the
- * internal part of this PE's device heap, at its start, once the part is zeroed. */
-void symm_gpu_team_upload(const char *call);
-/* The device state that the library's kernels and every module hold a copy of; set once the
- * part has started and unchanged after. */
-const symm_dev_state_t *symm_gpu_state(void);
+/* Starts the GPU part if it has not started (collective; the device bound to the calling thread
+ * then): core's first half (core/gpu_cuda.h), then the window, which every PE agrees on and
+ * reserves, and the internal part, backed, zeroed and mapped at every PE, then core's second
+ * half. Fatal when it cannot. */
+void symm_devheap_start(const char *call);
 /* An allocation's block ends at offset top: backs this PE's heap up to top when it is not
  * backed yet (*grew 1), mapped in the own slot only until symm_devheap_share. SYMM_ERR_NOMEM
  * when the GPU has not the memory (nothing changed then); *why says so. */
