@@ -252,12 +252,7 @@ launcher() {
     launch+=(-np "$n")
 }
 
-# ---- build -------------------------------------------------------------------------------
-cflags=(-O2 -std=c11)
-have_symm=no
-have_osh=no
-cc "${cflags[@]}" -o "$work/bench_floors" "$here/floors.c"
-
+# ---- helpers -----------------------------------------------------------------------------
 # has CC CALLS: whether CC compiles and links a program making CALLS.
 has() {
     printf '#include <shmem.h>\n#include <stdint.h>\nstatic long d[2];\nstatic uint64_t s;\n%s\n' \
@@ -288,6 +283,114 @@ spec_of() {
     printf '#include <shmem.h>\nSHMEM_MAJOR_VERSION.SHMEM_MINOR_VERSION\n' |
         "$1" -E -P -x c - 2>/dev/null | tail -n 1 | tr -d ' '
 }
+
+# need COMMAND PACKAGE WHY LOSS: whether COMMAND is here, after installing Debian's PACKAGE when
+# it is missing (as root, or through sudo), as scripts/deps.sh does for the build; when it cannot
+# be had, a note says what is lost.
+need() {
+    command -v "$1" >/dev/null && return 0
+    if ! command -v apt-get >/dev/null; then
+        note "$1: missing and $2 could not be installed; $4"
+        return 1
+    fi
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    say "installing $2 $3"
+    if ! { $sudo apt-get update -q &&
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            "$2"; } >"$work/apt.log" 2>&1 || ! command -v "$1" >/dev/null; then
+        tail -n 5 "$work/apt.log" >&2
+        note "$1: missing and $2 could not be installed; $4"
+        return 1
+    fi
+}
+
+# run ROUND IMPL SPEC CASE...: the benchmark under IMPL's launcher with the PEs of SPEC; lines
+# tagged with IMPL, ROUND and, across virtual nodes, their count.
+# The figures count once the program has printed its done line, even if the job then fails to
+# exit cleanly (that is reported); a run that fails before is tried once more, then reported and
+# left out.
+run() {
+    local round=$1 impl=$2 n=$3 try rc t0=$SECONDS
+    shift 3
+    local out=$work/out.$impl.$n err=$work/err.$impl.$n tag="impl=$impl round=$round" at
+    at=$(where "$n")
+    if [ "$(nodes_of "$n")" -gt 1 ]; then tag="$tag nodes=$(nodes_of "$n")"; fi
+    launcher "$impl" "$n"
+    for try in 1 2; do
+        timeout -k 5 "$run_limit" "${launch[@]}" "$work/bench_$impl" "$@" >"$out" 2>"$err" &&
+            rc=0 || rc=$?
+        if grep -q '^done' "$out"; then
+            grep '^case=' "$out" | sed "s/^/$tag /" >>"$results"
+            grep '^case=.* check=wrong' "$out" | while read -r line; do
+                note "$(name_of "$impl") at $at: $(sed 's/^case=\([^ ]*\).*/\1/' <<<"$line") left a wrong result (figure left out); $(grep -m1 '^bench:' "$err" || true)"
+            done
+            [ $rc = 0 ] ||
+                note "$(name_of "$impl") at $at: figures complete, but the job then ended with exit $rc ($(exit_why $rc))"
+            say "$impl at $at: done in $((SECONDS - t0)) s"
+            return 0
+        fi
+        say "$impl at $at: run $try failed (exit $rc, $(exit_why $rc)); its last lines:"
+        tail -n 5 "$err" >&2 || true
+    done
+    note "$(name_of "$impl") at $at: no figures (two runs failed)"
+}
+
+# value IMPL CASE [SPEC]: the best figure of all rounds (the highest bandwidth, the lowest time
+# or ratio), or nothing. A collective's figure is the difference of two timed loops, and the
+# least difference over rounds would pick the round whose barrier loop a busy neighbour slowed
+# most: so each loop keeps its best round, and the figure is their difference (for CASE+barrier,
+# the first loop's). A collective whose result was wrong gives no figure, nor does a time that
+# is not positive (a barrier loop slower than its collective loop, on a busy machine).
+value() {
+    awk -v impl="$1" -v c="$2" -v n="${3:-}" '
+        BEGIN { whole = sub(/\+barrier$/, "", c) }
+        { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+        { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
+        f["impl"] == impl && f["case"] == c && (n == "" || spec == n) && f["check"] != "wrong" {
+            if ("with_barrier" in f) {
+                w = f["with_barrier"] + 0; b = f["barrier"] + 0
+                if (!loops || w < bw) bw = w
+                if (!loops || b < bb) bb = b
+                loops = 1
+                next
+            }
+            v = f["value"] + 0; up = f["unit"] == "GB/s"
+            if (v <= 0) next
+            if (!seen || (up && v > best) || (!up && v < best)) best = v
+            seen = 1
+        }
+        END {
+            if (loops) { best = whole ? bw : bw - bb; seen = best > 0 }
+            if (seen) print best
+        }' "$results"
+}
+unit_of() {
+    awk -v c="${1%+barrier}" '{ for (i = 1; i <= NF; i++) if ($i == "case=" c) for (j = 1; j <= NF; j++)
+        if ($j ~ /^unit=/) { sub(/^unit=/, "", $j); print $j; exit } }' "$results"
+}
+# fmt V: three significant digits, without exponents.
+fmt() {
+    if [ -z "$1" ]; then
+        printf 'n/a'
+        return
+    fi
+    awk -v v="$1" 'BEGIN { printf (v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f"), v }'
+}
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4g", a / b }'; }
+two() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
+holds() { awk -v q="$1" -v op="$2" -v t="$3" \
+    'BEGIN { exit !(op == "<=" ? q <= t : op == ">=" ? q >= t : op == "<" ? q < t : q > t) }'; }
+
+pes_cell() {
+    if [[ $1 == *n* ]]; then echo "$(pes_of "$1") in $(nodes_of "$1") nodes"; else echo "$1"; fi
+}
+
+# ---- build -------------------------------------------------------------------------------
+cflags=(-O2 -std=c11)
+have_symm=no
+have_osh=no
+cc "${cflags[@]}" -o "$work/bench_floors" "$here/floors.c"
 
 symm_api=none
 osh_api=none
@@ -320,26 +423,6 @@ else
 fi
 [ $have_symm = yes ] || [ $have_osh = yes ] || { say "neither symm nor OSHMEM can run"; exit 1; }
 
-# need COMMAND PACKAGE WHY LOSS: whether COMMAND is here, after installing Debian's PACKAGE when
-# it is missing (as root, or through sudo), as scripts/deps.sh does for the build; when it cannot
-# be had, a note says what is lost.
-need() {
-    command -v "$1" >/dev/null && return 0
-    if ! command -v apt-get >/dev/null; then
-        note "$1: missing and $2 could not be installed; $4"
-        return 1
-    fi
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    say "installing $2 $3"
-    if ! { $sudo apt-get update -q &&
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-            "$2"; } >"$work/apt.log" 2>&1 || ! command -v "$1" >/dev/null; then
-        tail -n 5 "$work/apt.log" >&2
-        note "$1: missing and $2 could not be installed; $4"
-        return 1
-    fi
-}
 have_plot=no
 if grep -q "|$sweep_at|" <<<"$ROWS" && need gnuplot gnuplot-nox "to draw the plot" \
     "the plot is not drawn"; then
@@ -371,37 +454,6 @@ ucx_floor() {
 }
 
 # ---- runs --------------------------------------------------------------------------------
-# run ROUND IMPL SPEC CASE...: the benchmark under IMPL's launcher with the PEs of SPEC; lines
-# tagged with IMPL, ROUND and, across virtual nodes, their count.
-# The figures count once the program has printed its done line, even if the job then fails to
-# exit cleanly (that is reported); a run that fails before is tried once more, then reported and
-# left out.
-run() {
-    local round=$1 impl=$2 n=$3 try rc t0=$SECONDS
-    shift 3
-    local out=$work/out.$impl.$n err=$work/err.$impl.$n tag="impl=$impl round=$round" at
-    at=$(where "$n")
-    if [ "$(nodes_of "$n")" -gt 1 ]; then tag="$tag nodes=$(nodes_of "$n")"; fi
-    launcher "$impl" "$n"
-    for try in 1 2; do
-        timeout -k 5 "$run_limit" "${launch[@]}" "$work/bench_$impl" "$@" >"$out" 2>"$err" &&
-            rc=0 || rc=$?
-        if grep -q '^done' "$out"; then
-            grep '^case=' "$out" | sed "s/^/$tag /" >>"$results"
-            grep '^case=.* check=wrong' "$out" | while read -r line; do
-                note "$(name_of "$impl") at $at: $(sed 's/^case=\([^ ]*\).*/\1/' <<<"$line") left a wrong result (figure left out); $(grep -m1 '^bench:' "$err" || true)"
-            done
-            [ $rc = 0 ] ||
-                note "$(name_of "$impl") at $at: figures complete, but the job then ended with exit $rc ($(exit_why $rc))"
-            say "$impl at $at: done in $((SECONDS - t0)) s"
-            return 0
-        fi
-        say "$impl at $at: run $try failed (exit $rc, $(exit_why $rc)); its last lines:"
-        tail -n 5 "$err" >&2 || true
-    done
-    note "$(name_of "$impl") at $at: no figures (two runs failed)"
-}
-
 # time_job IMPL N: one launch of the init/finalize job; its wall time in microseconds is added
 # to $work/jobs.IMPL.
 time_job() {
@@ -494,52 +546,6 @@ plotted=no
 if draw_plot; then plotted=yes; fi
 
 # ---- report ------------------------------------------------------------------------------
-# value IMPL CASE [SPEC]: the best figure of all rounds (the highest bandwidth, the lowest time
-# or ratio), or nothing. A collective's figure is the difference of two timed loops, and the
-# least difference over rounds would pick the round whose barrier loop a busy neighbour slowed
-# most: so each loop keeps its best round, and the figure is their difference (for CASE+barrier,
-# the first loop's). A collective whose result was wrong gives no figure, nor does a time that
-# is not positive (a barrier loop slower than its collective loop, on a busy machine).
-value() {
-    awk -v impl="$1" -v c="$2" -v n="${3:-}" '
-        BEGIN { whole = sub(/\+barrier$/, "", c) }
-        { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-        { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
-        f["impl"] == impl && f["case"] == c && (n == "" || spec == n) && f["check"] != "wrong" {
-            if ("with_barrier" in f) {
-                w = f["with_barrier"] + 0; b = f["barrier"] + 0
-                if (!loops || w < bw) bw = w
-                if (!loops || b < bb) bb = b
-                loops = 1
-                next
-            }
-            v = f["value"] + 0; up = f["unit"] == "GB/s"
-            if (v <= 0) next
-            if (!seen || (up && v > best) || (!up && v < best)) best = v
-            seen = 1
-        }
-        END {
-            if (loops) { best = whole ? bw : bw - bb; seen = best > 0 }
-            if (seen) print best
-        }' "$results"
-}
-unit_of() {
-    awk -v c="${1%+barrier}" '{ for (i = 1; i <= NF; i++) if ($i == "case=" c) for (j = 1; j <= NF; j++)
-        if ($j ~ /^unit=/) { sub(/^unit=/, "", $j); print $j; exit } }' "$results"
-}
-# fmt V: three significant digits, without exponents.
-fmt() {
-    if [ -z "$1" ]; then
-        printf 'n/a'
-        return
-    fi
-    awk -v v="$1" 'BEGIN { printf (v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f"), v }'
-}
-div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4g", a / b }'; }
-two() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
-holds() { awk -v q="$1" -v op="$2" -v t="$3" \
-    'BEGIN { exit !(op == "<=" ? q <= t : op == ">=" ? q >= t : op == "<" ? q < t : q > t) }'; }
-
 # table_row CASE PES TARGETS WHAT: one row of the figures table; every target is judged on the
 # quantity it names (symm/OSHMEM, symm's own figure, or symm over a floor).
 table_row() {
@@ -615,10 +621,6 @@ table_row() {
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$what" "$(pes_cell "$n")" "$unit" \
         "$(fmt "$s")" "$(fmt "$o")" "$ratio" "$goal" "$verdict"
 }
-pes_cell() {
-    if [[ $1 == *n* ]]; then echo "$(pes_of "$1") in $(nodes_of "$1") nodes"; else echo "$1"; fi
-}
-
 # figures_table ROWS: the table of those rows, and how many of their targets symm meets.
 figures_table() {
     echo "| measure | PEs | unit | symm | OSHMEM | symm/OSHMEM | target | result |"
