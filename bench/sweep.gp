@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # sweep.gp: the plot of bench.c's size sweep, drawn by compare.sh: on the left the latency of a
 # put completed by a quiet and of a get against message size, on the right put bandwidth against
-# message size, symm and OSHMEM side by side. compare.sh sets `dir` (one file per library and
-# kernel, IMPL.sweep_KERNEL, of lines `bytes value`, sorted by bytes), `out` (the PNG) and
-# `title` (the configuration it was measured in).
+# message size, up to three sides (libraries, or one library over different networks) side by
+# side. compare.sh sets `dir` (one file per side and kernel, SIDE.sweep_KERNEL, of lines
+# `bytes value`, sorted by bytes), `out` (the PNG) and `title` (the configuration it was measured
+# in), and may set `sides` (the SIDE names, default "symm osh") and `names` (how the key names
+# them, in the same order, a name of several words in double quotes; default "symm OSHMEM").
 
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal pngcairo size 1400,560 font "Sans,11" noenhanced
@@ -11,14 +13,20 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal png size 1400,560 noenhanced
 }
 set output out
+if (!exists("sides")) sides = "symm osh"
+if (!exists("names")) names = "symm OSHMEM"
 
-# symm in blue, OSHMEM in orange; puts solid, gets dashed.
+# The first side in blue, the second in orange, the third in green; puts solid (linetypes 1-3),
+# gets dashed (4-6).
 set linetype 1 lc rgb "#1f5fa8" lw 2 pt 7 ps 0.8 dt solid
 set linetype 2 lc rgb "#e07b00" lw 2 pt 7 ps 0.8 dt solid
-set linetype 3 lc rgb "#1f5fa8" lw 2 pt 9 ps 0.9 dt (6, 4)
-set linetype 4 lc rgb "#e07b00" lw 2 pt 9 ps 0.9 dt (6, 4)
+set linetype 3 lc rgb "#2a9d4b" lw 2 pt 7 ps 0.8 dt solid
+set linetype 4 lc rgb "#1f5fa8" lw 2 pt 9 ps 0.9 dt (6, 4)
+set linetype 5 lc rgb "#e07b00" lw 2 pt 9 ps 0.9 dt (6, 4)
+set linetype 6 lc rgb "#2a9d4b" lw 2 pt 9 ps 0.9 dt (6, 4)
 
-f(name) = dir . "/" . name
+f(i, kernel) = dir . "/" . word(sides, i) . "." . kernel
+n = words(sides)
 
 set multiplot layout 1, 2 title title
 set logscale x 2
@@ -37,17 +45,17 @@ set title "latency (lower is better)"
 set ylabel "microseconds"
 set xrange [6:87381]
 set xtics ("8" 8, "64" 64, "512" 512, "4K" 4096, "32K" 32768, "64K" 65536)
-plot f("symm.sweep_put_quiet") using 1:($2 / 1000) with linespoints lt 1 title "symm putmem + quiet", \
-     f("osh.sweep_put_quiet") using 1:($2 / 1000) with linespoints lt 2 title "OSHMEM putmem + quiet", \
-     f("symm.sweep_get") using 1:($2 / 1000) with linespoints lt 3 title "symm getmem", \
-     f("osh.sweep_get") using 1:($2 / 1000) with linespoints lt 4 title "OSHMEM getmem"
+plot for [i = 1:n] f(i, "sweep_put_quiet") using 1:($2 / 1000) with linespoints lt i \
+         title word(names, i) . " putmem + quiet", \
+     for [i = 1:n] f(i, "sweep_get") using 1:($2 / 1000) with linespoints lt i + 3 \
+         title word(names, i) . " getmem"
 
 set title "putmem bandwidth (higher is better)"
 set ylabel "GB/s (decimal)"
 set xrange [6:22369621]
 set xtics ("8" 8, "64" 64, "512" 512, "4K" 4096, "32K" 32768, "256K" 262144, "2M" 2097152, \
     "16M" 16777216)
-plot f("symm.sweep_putmem") using 1:2 with linespoints lt 1 title "symm putmem", \
-     f("osh.sweep_putmem") using 1:2 with linespoints lt 2 title "OSHMEM putmem"
+plot for [i = 1:n] f(i, "sweep_putmem") using 1:2 with linespoints lt i \
+         title word(names, i) . " putmem"
 
 unset multiplot
