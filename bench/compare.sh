@@ -21,25 +21,37 @@
 # and each side's figure is its best round (each round's figure being the median of its trials);
 # a collective, the difference of two timed loops, takes each loop's best round.
 #
-# Usage: bench/compare.sh [SYMM_BUILD_DIR]   (default $SYMM_BUILD, else ./build)
+# A third set of rows runs across virtual nodes over libfabric: symm over libfabric, symm over UCX
+# and Sandia OpenSHMEM (built by bench/sos.sh) on one provider, beside the provider's own
+# figures (bench/ofi_rtt.c); bench/compare_ofi.sh says how. They run after the others, or alone
+# as `compare.sh ofi`, and write their own section of the page.
+#
+# Usage: bench/compare.sh [ofi] [SYMM_BUILD_DIR]   (default $SYMM_BUILD, else ./build)
 # Environment: BENCH_DOC, BENCH_ROUNDS, BENCH_JOB_RUNS, BENCH_TIMEOUT (seconds one job may take),
 # BENCH_COLL_API (auto: each side's team collectives where it has them, else the active-set
 # forms; active-set: the active-set forms on both sides), BENCH_UCX_TLS (UCX's transports across
 # virtual nodes, default tcp,self), BENCH_ROWS (words, each a case or a PEs column of ROWS: only
 # the rows that match one run, e.g. "2n2 4n2" for those across virtual nodes, or CASE:PEs, e.g.
-# "putmem_16m:2"; default all), OSHCC and OSHRUN (Open MPI's compiler wrapper and launcher,
-# default from PATH). symm's own settings reach its PEs as they are; SYMM_CACHE_INFO is also
-# written into the command line the page shows.
+# "putmem_16m:2"; default all; a run with BENCH_ROWS leaves the rows over libfabric out), OSHCC
+# and OSHRUN (Open MPI's compiler wrapper and launcher, default from PATH), BENCH_FI_PROVIDER (the
+# provider of the rows over libfabric, default tcp;ofi_rxm), SOS_PREFIX (Sandia OpenSHMEM's
+# installation, default bench/.sos/install). symm's own settings reach its PEs as they are;
+# SYMM_CACHE_INFO is also written into the command line the page shows.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cmd="bench/compare.sh${*:+ $*}"
 for v in OSHRUN OSHCC BENCH_TIMEOUT BENCH_JOB_RUNS BENCH_ROUNDS BENCH_COLL_API BENCH_UCX_TLS \
-    BENCH_OSH_BTL BENCH_ROWS SYMM_BUILD SYMM_CACHE_INFO; do
+    BENCH_OSH_BTL BENCH_ROWS BENCH_FI_PROVIDER SOS_PREFIX SYMM_BUILD SYMM_CACHE_INFO; do
     if [ -z "${!v:-}" ]; then continue; fi
     if [[ ${!v} =~ ^[A-Za-z0-9_,.:/^+=-]+$ ]]; then cmd="$v=${!v} $cmd"; else cmd="$v='${!v}' $cmd"; fi
 done
+part=all
+if [ "${1:-}" = ofi ]; then
+    part=ofi
+    shift
+fi
 build=${1:-${SYMM_BUILD:-build}}
 case $build in /*) ;; *) build="$root/$build" ;; esac
 doc=${BENCH_DOC:-$root/docs/bench-cpu.md}
@@ -65,6 +77,7 @@ else
     osh_btl=
 fi
 plot=${doc%.md}-nodes.png
+cflags=(-O2 -std=c11)
 
 # case|PEs|targets|what is measured. PEs: N on one node, or NnK for N PEs in K virtual nodes.
 # A collective's case written CASE+barrier is its call followed by a barrier, the first of the
@@ -167,7 +180,7 @@ ucx_oneway|barrier_all|4n2|one way over the network, which a barrier across two 
 
 # BENCH_ROWS keeps the rows whose case or PEs column it names (or both, as CASE:PEs), and the
 # floors that bound them.
-if [ -n "${BENCH_ROWS:-}" ]; then
+if [ -n "${BENCH_ROWS:-}" ] && [ $part = all ]; then
     ROWS=$(awk -F'|' -v want=" ${BENCH_ROWS//[[:space:]]/ } " \
         'index(want, " " $1 " ") || index(want, " " $2 " ") || index(want, " " $1 ":" $2 " ")' \
         <<<"$ROWS")
@@ -217,7 +230,15 @@ now_ns() {
     fi
 }
 
-name_of() { if [ "$1" = symm ]; then echo symm; else echo OSHMEM; fi; }
+name_of() {
+    case $1 in
+    symm) echo symm ;;
+    osh) echo OSHMEM ;;
+    ofi) echo "symm over libfabric" ;;
+    ucx) echo "symm over UCX" ;;
+    sos) echo SOS ;;
+    esac
+}
 
 # pes_of SPEC, nodes_of SPEC: the PEs and the virtual nodes of a PEs column, N or NnK.
 pes_of() { echo "${1%%n*}"; }
@@ -233,11 +254,27 @@ where() {
 
 # ---- launchers ---------------------------------------------------------------------------
 # launcher IMPL SPEC: sets the array launch to the command that starts a job of IMPL with the
-# PEs (and virtual nodes) of SPEC. Across virtual nodes both sides get UCX_TLS.
+# PEs (and virtual nodes) of SPEC. Across virtual nodes both sides get UCX_TLS. The sides of the
+# rows over libfabric: symm over libfabric (ofi) or over UCX (ucx), and SOS (sos).
 launcher() {
     local n k
     n=$(pes_of "$2")
     k=$(nodes_of "$2")
+    case $1 in
+    ofi | ucx)
+        launch=(env "SYMM_NET=$1" "$build/tools/symmrun" -n "$n" --nodes "$k")
+        if [ "$1" = ofi ]; then launch=(env "FI_PROVIDER=$fi_prov" "${launch[@]}"); fi
+        if [ "$1" = ucx ]; then launch=(env "UCX_TLS=$ucx_tls" "${launch[@]}"); fi
+        return
+        ;;
+    sos)
+        launch=(env "FI_PROVIDER=$fi_prov" "$sos_prefix/bin/oshrun" --allow-run-as-root
+            -x FI_PROVIDER)
+        if [ "$n" -gt "$(nproc)" ]; then launch+=(--oversubscribe); fi
+        launch+=(-np "$n")
+        return
+        ;;
+    esac
     if [ "$1" = symm ]; then
         launch=("$build/tools/symmrun" -n "$n")
         if [ "$k" -gt 1 ]; then launch=(env "UCX_TLS=$ucx_tls" "${launch[@]}" --nodes "$k"); fi
@@ -386,8 +423,31 @@ pes_cell() {
     if [[ $1 == *n* ]]; then echo "$(pes_of "$1") in $(nodes_of "$1") nodes"; else echo "$1"; fi
 }
 
+# sweep_points DIR IMPL SPEC: the sweep's best figure of all rounds at each size, for IMPL at
+# SPEC, one file per kernel (DIR/IMPL.sweep_KERNEL, lines `bytes value`), as sweep.gp reads them.
+sweep_points() {
+    local c
+    for c in sweep_put_quiet sweep_get sweep_putmem; do
+        awk -v impl="$2" -v c="$c" -v n="$3" '
+            { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+            { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
+            f["impl"] == impl && f["case"] == c && spec == n && f["value"] > 0 {
+                b = f["bytes"]; v = f["value"] + 0; up = f["unit"] == "GB/s"
+                if (!(b in best) || (up && v > best[b]) || (!up && v < best[b])) best[b] = v
+            }
+            END { for (b in best) print b, best[b] }' "$results" | sort -n >"$1/$2.$c"
+    done
+}
+
+# ---- over libfabric -----------------------------------------------------------------------
+# shellcheck source=bench/compare_ofi.sh
+. "$here/compare_ofi.sh"
+if [ $part = ofi ]; then
+    ofi_part
+    exit
+fi
+
 # ---- build -------------------------------------------------------------------------------
-cflags=(-O2 -std=c11)
 have_symm=no
 have_osh=no
 cc "${cflags[@]}" -o "$work/bench_floors" "$here/floors.c"
@@ -521,21 +581,10 @@ fi
 # draw_plot: the sweep's best figure of all rounds at each size, per library and kernel, drawn by
 # sweep.gp into $plot; whether it was drawn.
 draw_plot() {
-    local d=$work/sweep impl c
+    local d=$work/sweep impl
     [ $have_plot = yes ] && grep -q 'case=sweep_' "$results" || return 1
     mkdir -p "$d"
-    for impl in symm osh; do
-        for c in sweep_put_quiet sweep_get sweep_putmem; do
-            awk -v impl="$impl" -v c="$c" -v n="$sweep_at" '
-                { delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-                { spec = f["pes"] (f["nodes"] > 1 ? "n" f["nodes"] : "") }
-                f["impl"] == impl && f["case"] == c && spec == n && f["value"] > 0 {
-                    b = f["bytes"]; v = f["value"] + 0; up = f["unit"] == "GB/s"
-                    if (!(b in best) || (up && v > best[b]) || (!up && v < best[b])) best[b] = v
-                }
-                END { for (b in best) print b, best[b] }' "$results" | sort -n >"$d/$impl.$c"
-        done
-    done
+    for impl in symm osh; do sweep_points "$d" "$impl" "$sweep_at"; done
     if ! gnuplot -e "dir='$d'; out='$plot'; title='$(where "$sweep_at"), UCX_TLS=$ucx_tls'" \
         "$here/sweep.gp" 2>"$work/gnuplot.log"; then
         note "gnuplot: failed to draw the plot ($(head -n 3 "$work/gnuplot.log" | tr '\n' ' '))"
@@ -823,3 +872,4 @@ osh_version=$(command -v "$oshrun" >/dev/null && "$oshrun" --version 2>/dev/null
 sed -n '/^## \(Figures\|Across virtual nodes\)/,/^## \(Floors\|Raw lines\)/p' "$doc" | sed '$d'
 if [ $plotted = yes ]; then say "drew ${plot#"$root"/}"; fi
 say "wrote ${doc#"$root"/} in $((SECONDS - t_start)) s"
+if [ -z "${BENCH_ROWS:-}" ]; then ofi_part || true; fi
