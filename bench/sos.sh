@@ -47,15 +47,20 @@ pkg-config --exists pmix || die "pkg-config finds no pmix (Debian: libpmix-dev)"
 src=$dest/src
 build=$dest/build
 prefix=$dest/install
-rm -rf "$src" "$build" "$prefix"
-mkdir -p "$src" "$build"
-case $source in
-*.tar.gz | *.tgz | *.tar.bz2 | *.tar.xz) tar -xf "$source" -C "$src" --strip-components=1 ;;
-*)
-    [ -d "$source" ] || die "$source is neither a folder nor a tarball"
-    tar -C "$source" --exclude=.git -cf - . | tar -C "$src" -xf -
-    ;;
-esac
+rm -rf "$build" "$prefix"
+mkdir -p "$build"
+# A source given as bench/.sos/src (the copy of an earlier run) is built where it is.
+if [ "$source" != "$src" ]; then
+    rm -rf "$src"
+    mkdir -p "$src"
+    case $source in
+    *.tar.gz | *.tgz | *.tar.bz2 | *.tar.xz) tar -xf "$source" -C "$src" --strip-components=1 ;;
+    *)
+        [ -d "$source" ] || die "$source is neither a folder nor a tarball"
+        tar -C "$source" --exclude=.git -cf - . | tar -C "$src" -xf -
+        ;;
+    esac
+fi
 [ -f "$src/configure.ac" ] || die "$source holds no SOS source (no configure.ac)"
 if [ ! -f "$src/modules/tests-sos/test/Makefile.am" ] && [ ! -x "$src/configure" ]; then
     [ -n "${SOS_TESTS:-}" ] ||
@@ -74,6 +79,7 @@ if [ ! -x "$src/configure" ]; then
 fi
 
 # The options as the page shows them (no paths of this machine), and as configure gets them.
+# shellcheck disable=SC2016 # the page shows the command that finds PMIx, not its answer
 shown=(--with-ofi '--with-pmix=$(pkg-config --variable=prefix pmix)' --without-xpmem
     --without-cma --enable-ofi-manual-progress --enable-manual-progress --enable-hard-polling
     --disable-fortran)
