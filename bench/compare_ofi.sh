@@ -127,7 +127,7 @@ ofi_runs() {
 
 # ofi_draw: the sweep of the sides that ran it, drawn by sweep.gp into $ofi_plot; whether it was.
 ofi_draw() {
-    local d=$work/sweep.ofi impl sides="" names="" title
+    local d=$work/sweep.ofi impl sides="" names="" colors="" title
     [ $have_plot = yes ] || return 1
     mkdir -p "$d"
     for impl in "${ofi_sides[@]}"; do
@@ -135,11 +135,16 @@ ofi_draw() {
         sweep_points "$d" "$impl" "$ofi_sweep_at"
         sides="$sides $impl"
         names="$names \"$(name_of "$impl")\""
+        case $impl in
+        ofi) colors="$colors 1" ;;
+        ucx) colors="$colors 2" ;;
+        *) colors="$colors 3" ;;
+        esac
     done
     [ -n "$sides" ] || return 1
     title="$(where "$ofi_sweep_at"), FI_PROVIDER=$fi_prov (symm over UCX: UCX_TLS=$ucx_tls)"
-    if ! gnuplot -e "dir='$d'; out='$ofi_plot'; sides='$sides'; names='$names'; title='$title'" \
-        "$here/sweep.gp" 2>"$work/gnuplot.log"; then
+    if ! gnuplot -e "dir='$d'; out='$ofi_plot'; sides='$sides'; names='$names'" \
+        -e "colors='$colors'; title='$title'" "$here/sweep.gp" 2>"$work/gnuplot.log"; then
         note "gnuplot: failed to draw the plot over libfabric ($(head -n 3 "$work/gnuplot.log" | tr '\n' ' '))"
         return 1
     fi

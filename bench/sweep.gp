@@ -5,7 +5,9 @@
 # side. compare.sh sets `dir` (one file per side and kernel, SIDE.sweep_KERNEL, of lines
 # `bytes value`, sorted by bytes), `out` (the PNG) and `title` (the configuration it was measured
 # in), and may set `sides` (the SIDE names, default "symm osh") and `names` (how the key names
-# them, in the same order, a name of several words in double quotes; default "symm OSHMEM").
+# them, in the same order, a name of several words in double quotes; default "symm OSHMEM") and
+# `colors` (each side's colour, 1 blue, 2 orange, 3 green; default "1 2 3"), so that a side keeps
+# its colour in a plot where another is missing.
 
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal pngcairo size 1400,560 font "Sans,11" noenhanced
@@ -15,6 +17,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 set output out
 if (!exists("sides")) sides = "symm osh"
 if (!exists("names")) names = "symm OSHMEM"
+if (!exists("colors")) colors = "1 2 3"
 
 # The first side in blue, the second in orange, the third in green; puts solid (linetypes 1-3),
 # gets dashed (4-6).
@@ -27,6 +30,7 @@ set linetype 6 lc rgb "#2a9d4b" lw 2 pt 9 ps 0.9 dt (6, 4)
 
 f(i, kernel) = dir . "/" . word(sides, i) . "." . kernel
 n = words(sides)
+c(i) = int(word(colors, i))
 
 set multiplot layout 1, 2 title title
 set logscale x 2
@@ -45,9 +49,9 @@ set title "latency (lower is better)"
 set ylabel "microseconds"
 set xrange [6:87381]
 set xtics ("8" 8, "64" 64, "512" 512, "4K" 4096, "32K" 32768, "64K" 65536)
-plot for [i = 1:n] f(i, "sweep_put_quiet") using 1:($2 / 1000) with linespoints lt i \
+plot for [i = 1:n] f(i, "sweep_put_quiet") using 1:($2 / 1000) with linespoints lt c(i) \
          title word(names, i) . " putmem + quiet", \
-     for [i = 1:n] f(i, "sweep_get") using 1:($2 / 1000) with linespoints lt i + 3 \
+     for [i = 1:n] f(i, "sweep_get") using 1:($2 / 1000) with linespoints lt c(i) + 3 \
          title word(names, i) . " getmem"
 
 set title "putmem bandwidth (higher is better)"
@@ -55,7 +59,7 @@ set ylabel "GB/s (decimal)"
 set xrange [6:22369621]
 set xtics ("8" 8, "64" 64, "512" 512, "4K" 4096, "32K" 32768, "256K" 262144, "2M" 2097152, \
     "16M" 16777216)
-plot for [i = 1:n] f(i, "sweep_putmem") using 1:2 with linespoints lt i \
+plot for [i = 1:n] f(i, "sweep_putmem") using 1:2 with linespoints lt c(i) \
          title word(names, i) . " putmem"
 
 unset multiplot
