@@ -59,9 +59,11 @@
 #define TRIALS 7
 #define MIN_ITERS 16
 #define STREAM_MAX (16L << 20) /* the largest write of the stream */
-#define WINDOW 64              /* writes of a stream in flight at most */
-#define CONTEXTS 128           /* operations in flight at most, each with its context */
-#define STOP UINT64_MAX        /* the ping-pong's last message: the child answers no more */
+#ifndef WINDOW
+#define WINDOW 64 /* writes of a stream in flight at most (cc -DWINDOW=N to try others) */
+#endif
+#define CONTEXTS 128    /* operations in flight at most, each with its context */
+#define STOP UINT64_MAX /* the ping-pong's last message: the child answers no more */
 
 /* The buffer: small cases' words on the first page, the stream's source and target after it. */
 enum {
