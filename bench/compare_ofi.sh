@@ -40,7 +40,7 @@ OFI_FLOORS='ofi_write8|put8_quiet|an 8-B fi_write with FI_DELIVERY_COMPLETE, awa
 ofi_read8|g8|an 8-B fi_read, awaited
 ofi_fetch_add|fetch_add|fi_fetch_atomic of FI_SUM on an FI_UINT64, awaited
 ofi_pingpong||8 B sent with fi_inject and answered alike, the round trip (shown, bounds no row)
-ofi_write_4k|putmem_4k|a stream of 4-KiB fi_write, 64 in flight at most, the last with FI_DELIVERY_COMPLETE, all awaited
+ofi_write_4k|putmem_4k|a stream of 4-KiB fi_write, the last with FI_DELIVERY_COMPLETE, all awaited, with 1, 8 or 64 in flight, the best
 ofi_write_1m|putmem_1m|the same of 1 MiB
 ofi_write_16m|putmem_16m|the same of 16 MiB'
 
@@ -305,7 +305,9 @@ ofi_section() {
     fi
     echo
     echo "The provider's own figures (bench/ofi_rtt.c, two processes pinned to CPUs 0 and 1), and"
-    echo "each side's figure at $(where "$ofi_sweep_at") over them:"
+    echo "each side's figure at $(where "$ofi_sweep_at") over them. The round trips bound the"
+    echo "latencies; the streams, one way of driving the provider hard, are shown for scale (a"
+    echo "library's figure may pass them)."
     echo
     echo "| floor | value | unit | beside | symm over libfabric / floor | symm over UCX / floor | SOS / floor |"
     echo "|---|---|---|---|---|---|---|"

@@ -21,9 +21,9 @@
  * - ofi_read8: an 8-byte fi_read, awaited (a g);
  * - ofi_fetch_add: fi_fetch_atomic of FI_SUM on an FI_UINT64, awaited (a fetch-and-add);
  * - ofi_pingpong: 8 bytes sent with fi_inject and answered alike, the round trip;
- * - ofi_write_4k, _1m, _16m: a stream of fi_write of that size from one source, WINDOW at most in
- *   flight, the last with FI_DELIVERY_COMPLETE, all awaited: the bandwidth (a stream of putmem
- *   ended by one quiet).
+ * - ofi_write_4k, _1m, _16m: a stream of fi_write of that size from one source, a window of them
+ *   in flight at most, the last with FI_DELIVERY_COMPLETE, all awaited: the bandwidth (a stream
+ *   of putmem ended by one quiet), timed with 1, 8 and 64 in flight, the best window's figure.
  * A provider without FI_DELIVERY_COMPLETE gets plain writes, and the info line says so.
  * Trials as in bench.c: warm-up finds an iteration count that lasts about TRIAL_NS, then TRIALS
  * timed trials, the median reported with the best and worst beside it. Each process is pinned to
@@ -59,11 +59,8 @@
 #define TRIALS 7
 #define MIN_ITERS 16
 #define STREAM_MAX (16L << 20) /* the largest write of the stream */
-#ifndef WINDOW
-#define WINDOW 64 /* writes of a stream in flight at most (cc -DWINDOW=N to try others) */
-#endif
-#define CONTEXTS 128    /* operations in flight at most, each with its context */
-#define STOP UINT64_MAX /* the ping-pong's last message: the child answers no more */
+#define CONTEXTS 128           /* operations in flight at most, each with its context */
+#define STOP UINT64_MAX        /* the ping-pong's last message: the child answers no more */
 
 /* The buffer: small cases' words on the first page, the stream's source and target after it. */
 enum {
@@ -96,10 +93,11 @@ static struct {
     void *desc;
     char *buf;
     fi_addr_t peer;
-    card_t far;   /* the peer's card */
-    int sock;     /* the socketpair's end: cards, then one-byte commands */
-    int delivery; /* FI_DELIVERY_COMPLETE is to be had */
-    size_t window;
+    card_t far;        /* the peer's card */
+    int sock;          /* the socketpair's end: cards, then one-byte commands */
+    int delivery;      /* FI_DELIVERY_COMPLETE is to be had */
+    size_t window;     /* writes of a stream in flight at most */
+    size_t window_max; /* the transmit queue's size */
     struct fi_context2 ctx[CONTEXTS];
     unsigned long posted; /* operations posted so far, which picks each one's context */
     long pending;         /* completions still to come */
@@ -356,8 +354,7 @@ static void open_endpoint(void)
         die("an inject size below 8 bytes", -FI_ENOSYS);
     if (p.info->domain_attr->av_type != FI_AV_UNSPEC)
         av_attr.type = p.info->domain_attr->av_type;
-    p.window =
-        p.info->tx_attr->size && p.info->tx_attr->size < WINDOW ? p.info->tx_attr->size : WINDOW;
+    p.window_max = p.info->tx_attr->size ? p.info->tx_attr->size : SIZE_MAX;
     CHECK(fi_fabric(p.info->fabric_attr, &p.fabric, NULL));
     CHECK(fi_domain(p.fabric, p.info, &p.domain, NULL));
     CHECK(fi_cq_open(p.domain, &cq_attr, &p.cq, NULL));
@@ -442,19 +439,18 @@ static double trial(const probe_case_t *c, long iters)
     return now_ns() - t0;
 }
 
-static void measure(const probe_case_t *c)
+/* A figure: the median of the trials, with the best and the worst. */
+typedef struct {
+    double median, best, worst;
+    long iters;
+} figure_t;
+
+static figure_t timed(const probe_case_t *c)
 {
     double t[TRIALS], v[TRIALS], ns;
     long iters = 1;
     int bw = strcmp(c->unit, "GB/s") == 0;
 
-    if (c->kernel == k_pingpong) {
-        tell('p');
-        if (hear() != 'k')
-            die("the peer's answer", -FI_EOTHER);
-    } else {
-        tell('r');
-    }
     trial(c, MIN_ITERS); /* the first operations may open connections */
     while ((ns = trial(c, iters)) < TRIAL_NS / 4)
         iters *= 2;
@@ -463,6 +459,45 @@ static void measure(const probe_case_t *c)
         iters = MIN_ITERS;
     for (int i = 0; i < TRIALS; i++)
         t[i] = trial(c, iters);
+    for (int i = 0; i < TRIALS; i++)
+        v[i] = bw ? (double)c->bytes * iters / t[i] : t[i] / iters;
+    qsort(v, TRIALS, sizeof(v[0]), cmp_double);
+    return (figure_t){.median = v[TRIALS / 2],
+                      .best = bw ? v[TRIALS - 1] : v[0],
+                      .worst = bw ? v[0] : v[TRIALS - 1],
+                      .iters = iters};
+}
+
+/* A stream is timed at each window of `windows` the transmit queue allows, and its figure is the
+ * best window's: how many writes in flight serve a provider best depends on the provider. */
+static const size_t windows[] = {1, 8, 64};
+
+static void measure(const probe_case_t *c)
+{
+    figure_t f, best = {0};
+    size_t window = 0;
+
+    if (c->kernel == k_pingpong) {
+        tell('p');
+        if (hear() != 'k')
+            die("the peer's answer", -FI_EOTHER);
+    } else {
+        tell('r');
+    }
+    if (c->kernel == k_stream) {
+        for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++) {
+            p.window = windows[i] < p.window_max ? windows[i] : p.window_max;
+            if (p.window == window)
+                continue;
+            f = timed(c);
+            if (window == 0 || f.median > best.median) {
+                best = f;
+                window = p.window;
+            }
+        }
+    } else {
+        best = timed(c);
+    }
     if (c->kernel == k_pingpong) {
         /* Sent with a completion, awaited: a provider of manual progress may otherwise keep
          * it until this process next reads its queue, and the child would wait for it. */
@@ -470,13 +505,12 @@ static void measure(const probe_case_t *c)
         POST(fi_send(p.ep, p.buf + OFF_MSG, sizeof(uint64_t), p.desc, p.peer, next_ctx()), 1);
         drain(0);
     }
-    for (int i = 0; i < TRIALS; i++)
-        v[i] = bw ? (double)c->bytes * iters / t[i] : t[i] / iters;
-    qsort(v, TRIALS, sizeof(v[0]), cmp_double);
     printf("case=%s pes=2 value=%.4g unit=%s stat=median trials=%d iters=%ld best=%.4g "
-           "worst=%.4g\n",
-           c->name, v[TRIALS / 2], c->unit, TRIALS, iters, bw ? v[TRIALS - 1] : v[0],
-           bw ? v[0] : v[TRIALS - 1]);
+           "worst=%.4g",
+           c->name, best.median, c->unit, TRIALS, best.iters, best.best, best.worst);
+    if (window)
+        printf(" window=%zu", window);
+    printf("\n");
     fflush(stdout);
 }
 
