@@ -43,7 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cmd="bench/compare.sh${*:+ $*}"
 for v in OSHRUN OSHCC BENCH_TIMEOUT BENCH_JOB_RUNS BENCH_ROUNDS BENCH_COLL_API BENCH_UCX_TLS \
-    BENCH_OSH_BTL BENCH_ROWS BENCH_FI_PROVIDER SOS_PREFIX SYMM_BUILD SYMM_CACHE_INFO; do
+    BENCH_OSH_BTL BENCH_ROWS BENCH_FI_PROVIDER SOS_PREFIX OFI_PROBES SYMM_BUILD SYMM_CACHE_INFO; do
     if [ -z "${!v:-}" ]; then continue; fi
     if [[ ${!v} =~ ^[A-Za-z0-9_,.:/^+=-]+$ ]]; then cmd="$v=${!v} $cmd"; else cmd="$v='${!v}' $cmd"; fi
 done
