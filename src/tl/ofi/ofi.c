@@ -235,7 +235,7 @@ static void post_recv(recv_buf_t *r)
     check(rc, "shmem_init", "receive", O.env.rank);
 }
 
-static void completed(chan_t *ch, const struct fi_cq_data_entry *e)
+static void completed(const struct fi_cq_data_entry *e)
 {
     op_t *op = e->op_context;
 
@@ -258,7 +258,6 @@ static void completed(chan_t *ch, const struct fi_cq_data_entry *e)
         break;
     }
     atomic_fetch_add_explicit(&op->ch->done, 1, memory_order_release);
-    (void)ch;
 }
 
 static __attribute__((noinline)) void failed(chan_t *ch)
@@ -267,7 +266,7 @@ static __attribute__((noinline)) void failed(chan_t *ch)
     char buf[256] = "";
 
     if (fi_cq_readerr(ch->cq, &e, 0) < 0)
-        O.env.fatal("symm: a libfabric operation failed, and its error cannot be read");
+        O.env.fatal("symm_ofi: a libfabric operation of pe %d failed, and its error cannot be read", O.env.rank);
     if (e.err == FI_ECANCELED)
         return;
     O.env.fatal("symm_ofi: a network operation of pe %d failed: %s (%s)", O.env.rank,
@@ -290,7 +289,7 @@ static int drain(chan_t *ch)
     if (n < 0)
         O.env.fatal("symm_ofi: reading the completion queue failed: %s", err_str((int)n));
     for (ssize_t i = 0; i < n; i++)
-        completed(ch, &e[i]);
+        completed(&e[i]);
     return (int)n;
 }
 
