@@ -12,28 +12,58 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52
 endif()
 find_package(CUDAToolkit REQUIRED)
 
-set(SYMM_GPU_FATBIN ${CMAKE_CURRENT_BINARY_DIR}/src/tl/cuda/kernels.fatbin)
-set(SYMM_GPU_FATBIN_C ${CMAKE_CURRENT_BINARY_DIR}/src/tl/cuda/fatbin.c)
+# The library's kernels, one module per unit: a fat binary that nvcc builds by a command of its
+# own, so that a parallel build runs them side by side and beside the C files (the reductions,
+# 72 kernels and 72 reduce-scatters, are most of the work: one file built six times, one
+# operator family of one kind of kernel each). The largest come first: make starts them first.
 file(GLOB SYMM_GPU_DEVICE_HEADERS ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/impl/*)
-add_custom_command(OUTPUT ${SYMM_GPU_FATBIN}
-  COMMAND ${CMAKE_CUDA_COMPILER} -fatbin -std=c++17 -O3 -lineinfo -Xfatbin=-compress-all
-          -gencode arch=compute_${SYMM_CUDA_ARCH},code=sm_${SYMM_CUDA_ARCH}
-          -gencode arch=compute_${SYMM_CUDA_ARCH},code=compute_${SYMM_CUDA_ARCH}
-          -I${CMAKE_CURRENT_SOURCE_DIR}/include
-          -o ${SYMM_GPU_FATBIN} ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/kernels.cu
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/kernels.cu ${SYMM_GPU_DEVICE_HEADERS}
-          ${CMAKE_CURRENT_SOURCE_DIR}/include/shmem.h
-          ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/types.def
-          ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/gen/type_table.h
-  COMMENT "Building the library's GPU kernels (sm_${SYMM_CUDA_ARCH} + PTX)"
-  VERBATIM)
+set(SYMM_GPU_FATBINS "")
+set(SYMM_GPU_FATBIN_ASM "")
+set(SYMM_GPU_FATBIN_TABLE "")
+function(symm_gpu_module name source)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/src/tl/cuda/kernels_${name}.fatbin)
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_CUDA_COMPILER} -fatbin -std=c++17 -O3 -lineinfo -Xfatbin=-compress-all
+            -gencode arch=compute_${SYMM_CUDA_ARCH},code=sm_${SYMM_CUDA_ARCH}
+            -gencode arch=compute_${SYMM_CUDA_ARCH},code=compute_${SYMM_CUDA_ARCH}
+            -I${CMAKE_CURRENT_SOURCE_DIR}/include -I${CMAKE_CURRENT_SOURCE_DIR}/src ${ARGN}
+            -o ${out} ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/${source}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/${source}
+            ${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/kernels.cuh ${SYMM_GPU_DEVICE_HEADERS}
+            ${CMAKE_CURRENT_SOURCE_DIR}/include/shmem.h
+            ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/types.def
+            ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/gen/type_table.h
+    COMMENT "Building the library's GPU kernels: ${name} (sm_${SYMM_CUDA_ARCH} + PTX)"
+    VERBATIM)
+  set(SYMM_GPU_FATBINS ${SYMM_GPU_FATBINS} ${out} PARENT_SCOPE)
+  set(SYMM_GPU_FATBIN_ASM "${SYMM_GPU_FATBIN_ASM}SYMM_FATBIN(${name}, \"${out}\")\n"
+      PARENT_SCOPE)
+  set(SYMM_GPU_FATBIN_TABLE "${SYMM_GPU_FATBIN_TABLE}    {\"${name}\", symm_cuda_fatbin_${name}},\n"
+      PARENT_SCOPE)
+endfunction()
+foreach(stem REDUCE RSCATTER)
+  foreach(ops BITWISE MINMAX SUMPROD)
+    string(TOLOWER "${stem}_${ops}" name)
+    symm_gpu_module(${name} kernels_reduce.cu -DSYMM_K_STEM=SYMM_K_${stem}
+                    -DSYMM_K_OPS=SYMM_K_${ops})
+  endforeach()
+endforeach()
+symm_gpu_module(coll kernels_coll.cu)
+symm_gpu_module(rma kernels_rma.cu)
+symm_gpu_module(sync kernels_sync.cu)
+set(SYMM_GPU_FATBIN_C ${CMAKE_CURRENT_BINARY_DIR}/src/tl/cuda/fatbin.c)
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/src/tl/cuda/fatbin.c.in ${SYMM_GPU_FATBIN_C} @ONLY)
-set_source_files_properties(${SYMM_GPU_FATBIN_C} PROPERTIES OBJECT_DEPENDS ${SYMM_GPU_FATBIN})
+set_source_files_properties(${SYMM_GPU_FATBIN_C} PROPERTIES OBJECT_DEPENDS "${SYMM_GPU_FATBINS}")
 
 set(SYMM_GPU_HOST_SOURCES src/tl/cuda/driver.c src/tl/cuda/cuda.c src/tl/proxy/proxy.c
   src/core/gpu.c src/coll/devheap.c src/coll/devalloc.c src/coll/on_stream.c src/api/stream.c
   src/api/register.c src/api/module.c)
-set_source_files_properties(${SYMM_GPU_HOST_SOURCES} PROPERTIES
+set_source_files_properties(${SYMM_GPU_HOST_SOURCES} ${SYMM_GPU_FATBIN_C} PROPERTIES
   INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")
-list(APPEND SYMM_SOURCES ${SYMM_GPU_HOST_SOURCES} ${SYMM_GPU_FATBIN_C})
+# fatbin.c first: make then starts the kernels' commands, the longest, before the C files.
+list(PREPEND SYMM_SOURCES ${SYMM_GPU_FATBIN_C})
+list(APPEND SYMM_SOURCES ${SYMM_GPU_HOST_SOURCES})
+# The kernels' load error names the architecture they were built for.
+set_source_files_properties(src/tl/cuda/cuda.c PROPERTIES
+  COMPILE_DEFINITIONS SYMM_CUDA_ARCH="sm_${SYMM_CUDA_ARCH}")
 set(SYMM_GPU_LIBS ${CMAKE_DL_LIBS})

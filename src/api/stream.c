@@ -2,12 +2,12 @@
 /* Copyright (c) 2026 The symm authors */
 /*
  * RMA and signals on a CUDA stream: the host checks the arguments (always), then enqueues one
- * launch of a library kernel (tl/cuda/kernels.cu) or one copy. Small puts and gets are a kernel
- * of stores or loads through the window; from 64 KiB on, the copy engines (cuMemcpyAsync to the
- * peer's window address) move the data faster than SMs. Barriers and collectives on a stream
- * are coll/on_stream.c's. On a stream, a put to a PE of this node is complete when the stream
- * reaches the following work, blocking or not, so an _nbi form is the same enqueue as its
- * blocking form; the typed and sized forms funnel into the byte forms here.
+ * launch of a library kernel (tl/cuda/kernels_rma.cu, kernels_sync.cu) or one copy. Small puts
+ * and gets are a kernel of stores or loads through the window; from 64 KiB on, the copy engines
+ * (cuMemcpyAsync to the peer's window address) move the data faster than SMs. Barriers and
+ * collectives on a stream are coll/on_stream.c's. On a stream, a put to a PE of this node is
+ * complete when the stream reaches the following work, blocking or not, so an _nbi form is the
+ * same enqueue as its blocking form; the typed and sized forms funnel into the byte forms here.
  *
  * A PE of another node is reached through the proxy (tl/proxy), from a one-thread kernel
  * (symm_k_far) that posts the device API's request: the stream moves on once the proxy has
@@ -305,7 +305,7 @@ static void wait(const char *call, void *ivars, size_t n, const int *status, int
         char name[32];
         snprintf(name, sizeof(name), "symm_k_wait_%c%zu", is_signed ? 'i' : 'u', 8 * size);
         symm_cuda_bind(call);
-        SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_cuda_g.module, name));
+        *f = symm_cuda_kernel(call, name);
     }
     void *args[] = {&ivars, &n, &status, &cmp, &value, &values};
     symm_cuda_launch(call, *f, 1, 32, s, args);

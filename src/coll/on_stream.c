@@ -3,8 +3,9 @@
 /*
  * Barriers and collectives on a CUDA stream, and host collectives on device-heap buffers: the
  * host checks the arguments (always), then enqueues one launch of a library kernel
- * (tl/cuda/kernels.cu). Collectives pick their protocol and grid from the byte count alone, so
- * every PE makes the same choice. RMA and signals on a stream are api/stream.c's.
+ * (tl/cuda/kernels_sync.cu, kernels_coll.cu, kernels_reduce.cu). Collectives pick their
+ * protocol and grid from the byte count alone, so every PE makes the same choice. RMA and
+ * signals on a stream are api/stream.c's.
  */
 #include <stdio.h>
 
@@ -212,7 +213,7 @@ static int kind_of(symm_type_t type)
     return -1;
 }
 
-/* Kernel symm_k_STEM_KIND_OP of row `type`, looked up in the library's module on first use
+/* Kernel symm_k_STEM_KIND_OP of row `type`, looked up in the library's modules on first use
  * (cache: one per kind and operator). */
 static CUfunction kernel_of(const char *call, CUfunction cache[][SYMM_OP_COUNT],
                             const char *stem, symm_type_t type, symm_op_t op, const void *dest,
@@ -229,7 +230,7 @@ static CUfunction kernel_of(const char *call, CUfunction cache[][SYMM_OP_COUNT],
     if (!*f) {
         char name[64];
         snprintf(name, sizeof(name), "symm_k_%s_%s_%s", stem, kind_names[kind], op_names[op]);
-        SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(f, symm_cuda_g.module, name));
+        *f = symm_cuda_kernel(call, name);
     }
     return *f;
 }

@@ -198,13 +198,18 @@ static int pick_device(const char *call, int count)
 /* ---- Start ---------------------------------------------------------------------------------- */
 static void publish_state(const char *call)
 {
-    CUdeviceptr g;
-    size_t len;
+    /* Every module of the library's kernels has its own copy. */
+    for (int i = 0; i < symm_cuda_g.nmodules; i++) {
+        CUdeviceptr g;
+        size_t len;
 
-    SYMM_CU_CHECK(call, symm_cu.cuModuleGetGlobal(&g, &len, symm_cuda_g.module, "symm_dev_c"));
-    if (len != sizeof(symm_dev_state_t))
-        symm_fatal("%s: the library's kernels were built against another device state", call);
-    SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD(g, &dev_state, len));
+        SYMM_CU_CHECK(call, symm_cu.cuModuleGetGlobal(&g, &len, symm_cuda_g.modules[i],
+                                                      "symm_dev_c"));
+        if (len != sizeof(symm_dev_state_t))
+            symm_fatal("%s: the library's kernels were built against another device state",
+                       call);
+        SYMM_CU_CHECK(call, symm_cu.cuMemcpyHtoD(g, &dev_state, len));
+    }
     for (int i = 0; i < nmodules; i++) {
         const char *err = modules[i].set_state(&dev_state, sizeof(dev_state));
         if (err)
@@ -372,7 +377,7 @@ int symm_gpu_stop(const char *call)
 
 void symm_gpu_close(const char *call)
 {
-    SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.module));
+    symm_cuda_unload_kernels(call);
     SYMM_CU_CHECK(call, symm_cu.cuStreamDestroy(symm_cuda_g.copy));
     SYMM_CU_CHECK(call, symm_cu.cuMemFreeHost(symm_cuda_g.err));
     symm_cuda_g.err = NULL;

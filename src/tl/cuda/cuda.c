@@ -18,9 +18,6 @@
 
 symm_cuda_t symm_cuda_g = {.ordinal = -1};
 
-/* Extern name of the library kernels' fat binary (fatbin.c). */
-extern const unsigned char symm_cuda_fatbin[];
-
 /* ---- Errors ------------------------------------------------------------------------------ */
 const char *symm_cuda_report(char *buf, size_t len)
 {
@@ -94,13 +91,13 @@ void symm_cuda_bind(const char *call)
         SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_cuda_g.ctx));
 }
 
-/* Every kernel of the library's module, loaded now. Under lazy loading (CUDA's default since
- * 12.2) a kernel's first launch may wait until the context's running kernels end; a kernel of
- * this PE that waits for the proxy (which launches the atomics' kernel) or for a stream
- * operation of a peer (whose library kernel is being launched behind a kernel waiting for
- * this one) would then wait forever. A driver without cuFuncLoad (before CUDA 12.4) loads at
+/* Every kernel of module m, loaded now. Under lazy loading (CUDA's default since 12.2) a
+ * kernel's first launch may wait until the context's running kernels end; a kernel of this PE
+ * that waits for the proxy (which launches the atomics' kernel) or for a stream operation of a
+ * peer (whose library kernel is being launched behind a kernel waiting for this one) would
+ * then wait forever. A driver without cuFuncLoad (before CUDA 12.4) loads at
  * cuModuleGetFunction. */
-static void load_all(const char *call)
+static void load_all(const char *call, CUmodule m)
 {
     unsigned n = 0;
     CUfunction *f;
@@ -108,31 +105,59 @@ static void load_all(const char *call)
     if (!symm_cu.cuModuleGetFunctionCount || !symm_cu.cuModuleEnumerateFunctions ||
         !symm_cu.cuFuncLoad)
         return;
-    SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunctionCount(&n, symm_cuda_g.module));
+    SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunctionCount(&n, m));
     if (!(f = malloc(sizeof(*f) * (n ? n : 1))))
         symm_cuda_g.env.fatal("%s: out of host memory", call);
-    SYMM_CU_CHECK(call, symm_cu.cuModuleEnumerateFunctions(f, n, symm_cuda_g.module));
+    SYMM_CU_CHECK(call, symm_cu.cuModuleEnumerateFunctions(f, n, m));
     for (unsigned i = 0; i < n; i++)
         SYMM_CU_CHECK(call, symm_cu.cuFuncLoad(f[i]));
     free(f);
 }
 
+CUfunction symm_cuda_kernel(const char *call, const char *name)
+{
+    CUfunction f;
+
+    for (int i = 0; i < symm_cuda_g.nmodules; i++) {
+        CUresult r = symm_cu.cuModuleGetFunction(&f, symm_cuda_g.modules[i], name);
+        if (r == CUDA_SUCCESS)
+            return f;
+        if (r != CUDA_ERROR_NOT_FOUND)
+            symm_cuda_fail(call, "cuModuleGetFunction", r);
+    }
+    symm_cuda_g.env.fatal("%s: no module of the library's GPU kernels holds %s", call, name);
+}
+
+/* The modules come from the fat binaries in turn (the kernel-by-name lookups try them all, and
+ * cuda.h's SYMM_CUDA_KERNELS are each found once here). */
 void symm_cuda_load_kernels(const char *call)
 {
-    CUresult r = symm_cu.cuModuleLoadData(&symm_cuda_g.module, symm_cuda_fatbin);
+    for (const symm_cuda_fatbin_t *b = symm_cuda_fatbins; b->name; b++) {
+        CUmodule *m = &symm_cuda_g.modules[symm_cuda_g.nmodules];
+        CUresult r;
 
-    if (r != CUDA_SUCCESS) {
-        char err[160];
-        symm_cuda_g.env.fatal("%s: the library's GPU kernels (built for sm_90) do not load on "
-                              "GPU %d: %s", call, symm_cuda_g.ordinal,
-                              symm_cu_str(r, err, sizeof(err)));
+        if (symm_cuda_g.nmodules == SYMM_CUDA_MODULES_MAX)
+            symm_cuda_g.env.fatal("%s: libsymm carries more than %d modules of GPU kernels",
+                                  call, SYMM_CUDA_MODULES_MAX);
+        r = symm_cu.cuModuleLoadData(m, b->image);
+        if (r != CUDA_SUCCESS) {
+            char err[160];
+            symm_cuda_g.env.fatal("%s: the library's GPU kernels (%s, built for %s) do not load "
+                                  "on GPU %d: %s", call, b->name, SYMM_CUDA_ARCH,
+                                  symm_cuda_g.ordinal, symm_cu_str(r, err, sizeof(err)));
+        }
+        symm_cuda_g.nmodules++;
+        load_all(call, *m);
     }
-#define SYMM_CUDA_LOAD(k)                                                                        \
-    SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunction(&symm_cuda_g.k_##k, symm_cuda_g.module,      \
-                                                    "symm_k_" #k));
+#define SYMM_CUDA_LOAD(k) symm_cuda_g.k_##k = symm_cuda_kernel(call, "symm_k_" #k);
     SYMM_CUDA_KERNELS(SYMM_CUDA_LOAD)
 #undef SYMM_CUDA_LOAD
-    load_all(call);
+}
+
+void symm_cuda_unload_kernels(const char *call)
+{
+    while (symm_cuda_g.nmodules > 0)
+        SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.modules[--symm_cuda_g.nmodules]));
 }
 
 void symm_cuda_launch(const char *call, CUfunction f, unsigned grid, unsigned block, CUstream s,
