@@ -14,16 +14,18 @@ fi
 args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 [ -f build/CMakeCache.txt ] || [ "$gpus" -gt 0 ] || args+=(-DSYMM_CUDA=OFF)
 cmake -S . -B build "${args[@]}" >/dev/null
-targets=(symm symmrun demo)
+# One target (demo_parts, gpu_demo_parts: libsymm, symmrun, the demo and maybe the GPU demo),
+# whose parts make builds side by side.
+target=demo_parts
 what="libsymm, symmrun and the demo"
 if [ "$gpus" -gt 0 ] && [ -d build/tests/gpu/CMakeFiles/gpu_demo.dir ]; then
-    targets+=(gpu_demo)
+    target=gpu_demo_parts
     what="libsymm with its GPU part, symmrun, the demo and the GPU demo"
 fi
 echo "demo.sh: building $what into build/ (scripts/test.sh builds everything)"
-cmake --build build -j"$(nproc)" --target "${targets[@]}"
+cmake --build build -j"$(nproc)" --target "$target"
 build/tools/symmrun -n "${1:-4}" build/examples/demo
 # With GPUs: the same runtime on GPU PEs (one PE per GPU, at most 2).
-if [[ " ${targets[*]} " == *" gpu_demo "* ]]; then
+if [ "$target" = gpu_demo_parts ]; then
     build/tools/symmrun -n $((gpus < 2 ? gpus : 2)) build/tests/gpu/gpu_demo
 fi
