@@ -35,6 +35,8 @@ function(symm_gpu_module name source)
             ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/gen/type_table.h
     COMMENT "Building the library's GPU kernels: ${name} (sm_${SYMM_CUDA_ARCH} + PTX)"
     VERBATIM)
+  list(JOIN ARGN "|" defs)
+  set_property(GLOBAL APPEND PROPERTY SYMM_GPU_MODULES "${name}|${source}|${defs}")
   set(SYMM_GPU_FATBINS ${SYMM_GPU_FATBINS} ${out} PARENT_SCOPE)
   set(SYMM_GPU_FATBIN_ASM "${SYMM_GPU_FATBIN_ASM}SYMM_FATBIN(${name}, \"${out}\")\n"
       PARENT_SCOPE)
