@@ -2,10 +2,16 @@
 # The GPU part, included by the top-level CMakeLists.txt when nvcc is found: the CUDA transport
 # (src/tl/cuda) and the files of the other folders that run on it. libsymm links no CUDA
 # library: the driver is loaded at run time (src/tl/cuda/driver.c), and the library's kernels
-# are a fat binary built here by nvcc and carried inside libsymm (fatbin.c, generated into the
-# build's src/tl/cuda, so that its object sits in the transport's folder). Only sm_90
-# machine code plus compute_90 PTX (which newer GPUs compile at load) is built, to keep CI
-# builds short; SYMM_CUDA_ARCH changes the architecture.
+# are fat binaries built here by nvcc and carried inside libsymm (fatbin.c, generated into the
+# build's src/tl/cuda, so that its object sits in the transport's folder), one module each.
+# Only sm_90 machine code plus compute_90 PTX (which newer GPUs compile at load) is built, to
+# keep CI builds short; SYMM_CUDA_ARCH changes the architecture.
+# Why nine modules: as one file the kernels were one nvcc run of 95 s (cicc 34 s, ptxas 66 s)
+# on one CPU of a 2-CPU machine, and the build of libsymm, symmrun, the demo and the GPU demo
+# took 119-132 s. As nine units they take 99 s of CPU time in all (the reductions' three
+# 21-22 s, the reduce-scatters' three 10 s, the others 1-2 s), side by side with each other and
+# the C files, and that build 82 s from a fresh clone (demo.sh's target gpu_demo_parts,
+# configuring included). -split-compile=0 made it slower (86 s): the two CPUs are busy already.
 set(SYMM_CUDA_ARCH "90" CACHE STRING "CUDA architecture of the GPU code (machine code + PTX)")
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52")
   set(CMAKE_CUDA_ARCHITECTURES ${SYMM_CUDA_ARCH})
