@@ -50,7 +50,7 @@ run() {
 only_memcheck=${SYMM_GPU_TEST_ONLY_MEMCHECK:-0}
 nps="1 2"
 [ "$only_memcheck" = 1 ] && nps=""
-[ "$ngpus" -ge 2 ] || nps=1
+[ "$ngpus" -ge 2 ] || [ -z "$nps" ] || nps=1
 for np in $nps; do
     for prog in gpu_rma gpu_amo gpu_coll gpu_scope gpu_team gpu_heap gpu_demo gpu_nvshmem; do
         run "$prog np$np" "$symmrun" -n "$np" --timeout 110 "$t/$prog"
