@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tl/cuda/cuda.h"
@@ -91,34 +92,48 @@ void symm_cuda_bind(const char *call)
         SYMM_CU_CHECK(call, symm_cu.cuCtxSetCurrent(symm_cuda_g.ctx));
 }
 
-/* Every kernel of module m, loaded now. Under lazy loading (CUDA's default since 12.2) a
- * kernel's first launch may wait until the context's running kernels end; a kernel of this PE
- * that waits for the proxy (which launches the atomics' kernel) or for a stream operation of a
- * peer (whose library kernel is being launched behind a kernel waiting for this one) would
- * then wait forever. A driver without cuFuncLoad (before CUDA 12.4) loads at
- * cuModuleGetFunction. */
+/* Every kernel of module m, loaded now, and kept with its name. Under lazy loading (CUDA's
+ * default since 12.2) a kernel's first launch may wait until the context's running kernels end;
+ * a kernel of this PE that waits for the proxy (which launches the atomics' kernel) or for a
+ * stream operation of a peer (whose library kernel is being launched behind a kernel waiting
+ * for this one) would then wait forever. A driver without cuFuncLoad (before CUDA 12.4) loads
+ * at cuModuleGetFunction. */
 static void load_all(const char *call, CUmodule m)
 {
-    unsigned n = 0;
+    unsigned n = 0, at = symm_cuda_g.nfns;
     CUfunction *f;
+    const char **names;
 
     if (!symm_cu.cuModuleGetFunctionCount || !symm_cu.cuModuleEnumerateFunctions ||
-        !symm_cu.cuFuncLoad)
+        !symm_cu.cuFuncLoad || !symm_cu.cuFuncGetName)
         return;
     SYMM_CU_CHECK(call, symm_cu.cuModuleGetFunctionCount(&n, m));
-    if (!(f = malloc(sizeof(*f) * (n ? n : 1))))
+    f = realloc(symm_cuda_g.fns, sizeof(*f) * (at + n + 1));
+    if (f)
+        symm_cuda_g.fns = f;
+    names = realloc(symm_cuda_g.fn_names, sizeof(*names) * (at + n + 1));
+    if (names)
+        symm_cuda_g.fn_names = names;
+    if (!f || !names)
         symm_cuda_g.env.fatal("%s: out of host memory", call);
-    SYMM_CU_CHECK(call, symm_cu.cuModuleEnumerateFunctions(f, n, m));
-    for (unsigned i = 0; i < n; i++)
+    SYMM_CU_CHECK(call, symm_cu.cuModuleEnumerateFunctions(f + at, n, m));
+    for (unsigned i = at; i < at + n; i++) {
         SYMM_CU_CHECK(call, symm_cu.cuFuncLoad(f[i]));
-    free(f);
+        SYMM_CU_CHECK(call, symm_cu.cuFuncGetName(&names[i], f[i]));
+    }
+    symm_cuda_g.nfns = at + n;
 }
 
+/* From the modules' lists where the driver gives them (a lookup that fails is an error to
+ * compute-sanitizer), else from each module in turn. */
 CUfunction symm_cuda_kernel(const char *call, const char *name)
 {
     CUfunction f;
 
-    for (int i = 0; i < symm_cuda_g.nmodules; i++) {
+    for (unsigned i = 0; i < symm_cuda_g.nfns; i++)
+        if (!strcmp(symm_cuda_g.fn_names[i], name))
+            return symm_cuda_g.fns[i];
+    for (int i = 0; !symm_cuda_g.nfns && i < symm_cuda_g.nmodules; i++) {
         CUresult r = symm_cu.cuModuleGetFunction(&f, symm_cuda_g.modules[i], name);
         if (r == CUDA_SUCCESS)
             return f;
@@ -156,6 +171,11 @@ void symm_cuda_load_kernels(const char *call)
 
 void symm_cuda_unload_kernels(const char *call)
 {
+    free(symm_cuda_g.fns);
+    free(symm_cuda_g.fn_names);
+    symm_cuda_g.fns = NULL;
+    symm_cuda_g.fn_names = NULL;
+    symm_cuda_g.nfns = 0;
     while (symm_cuda_g.nmodules > 0)
         SYMM_CU_CHECK(call, symm_cu.cuModuleUnload(symm_cuda_g.modules[--symm_cuda_g.nmodules]));
 }

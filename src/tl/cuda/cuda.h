@@ -78,6 +78,9 @@ typedef struct symm_cuda {
     int queued;                /* copies of _nbi calls not yet waited for */
     CUmodule modules[SYMM_CUDA_MODULES_MAX]; /* the library's kernels, one per fat binary */
     int nmodules;
+    CUfunction *fns;           /* every kernel of the modules, where the driver lists them */
+    const char **fn_names;     /* and their names, as the driver gives them */
+    unsigned nfns;
     int sms;
 
     char *win;                 /* device window: slot of PE 0 */

@@ -66,11 +66,12 @@
     X(cuLaunchKernel)
 
 /* Functions a driver may lack (cuFuncLoad and the module's function list came with CUDA
- * 12.4), NULL where it has none. */
+ * 12.4, cuFuncGetName with 12.3), NULL where it has none. */
 #define SYMM_CU_OPTIONAL(X)                                                                      \
     X(cuModuleGetLoadingMode)                                                                   \
     X(cuModuleGetFunctionCount)                                                                 \
     X(cuModuleEnumerateFunctions)                                                               \
+    X(cuFuncGetName)                                                                            \
     X(cuFuncLoad)
 
 typedef struct symm_cu {
