@@ -204,7 +204,7 @@ static int mates_posted(const void *arg)
 {
     const coll_t *c = ((const beside_t *)arg)->c;
 
-    return symm_mates_reached(c->t, (uint32_t)c->cpu, offsetof(symm_slot_t, posted), c->e);
+    return symm_mates_reached(c->t, (uint32_t)c->cpu, 1, c->e);
 }
 
 void symm_coll_wait_beside(const coll_t *c, _Atomic uint32_t *w)
@@ -238,7 +238,7 @@ void symm_coll_begin(coll_t *c, shmem_team_t team, const char *call, uint64_t op
         symm_g.epoch_hwm = c->e;
     c->par = c->e & 1;
     mine = slot_of(c, c->t->me);
-    c->cpu = symm_g.oversubscribed ? (int)symm_slot_note_cpu(mine) : -1;
+    c->cpu = symm_g.oversubscribed ? (int)symm_mate_note_cpu(c->t) : -1;
     mine->args[c->par].op = op;
     mine->args[c->par].nelems = nelems;
     mine->args[c->par].root = root;

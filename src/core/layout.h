@@ -59,6 +59,11 @@ typedef struct symm_alloc_sum {
 /* Cells: parts of up to SYMM_CELL_BYTES travel in one cache line with the epoch that publishes
  * them, a ring of SYMM_CELLS per PE (cell[e % SYMM_CELLS] at epoch e). */
 #define SYMM_CELLS 16
+/* Members of a team whose CPU and barrier epoch its PE 0 keeps side by side (mate[k][i], k one
+ * of SYMM_MATE_CPU, SYMM_MATE_ARRIVED). */
+#define SYMM_MATES 512
+#define SYMM_MATE_CPU 0
+#define SYMM_MATE_ARRIVED 1
 #define SYMM_CELL_BYTES (SYMM_CACHELINE - sizeof(uint32_t))
 typedef struct symm_slot {
     /* Dissemination barrier: round k is signalled by team PE (me - 2^k). */
@@ -77,8 +82,9 @@ typedef struct symm_slot {
     symm_word_t posted;
     symm_word_t done;
     symm_word_t argued;  /* under SHMEM_DEBUG: epoch whose arguments are in args[] */
-    /* With more PEs than CPUs: the CPU this PE ran on when it last entered a collective or a
-     * barrier, and the epoch of the last barrier it arrived at. */
+    /* With more PEs than CPUs, in a team of more than SYMM_MATES members: the CPU this PE ran
+     * on when it last entered a collective or a barrier, and the epoch of the last barrier it
+     * arrived at (smaller teams keep them on the team's PE 0, in `mate`). */
     symm_word_t cpu;
     symm_word_t arrived;
     /* Teams that span nodes, on a node's first member: the barrier epoch of the last
@@ -87,6 +93,11 @@ typedef struct symm_slot {
     /* Teams that span nodes: the parts other members pushed to this PE so far (small
      * collectives); the team's `landed` is how many it has taken. */
     symm_word_t landed;
+    /* With more PEs than CPUs, on the team's PE 0 of a team of at most SYMM_MATES members:
+     * each member's CPU and last barrier epoch as above, side by side, so that a wait beside
+     * CPU-mates reads pages of this PE's, not a page of every member's. The CPUs, which
+     * rarely change, apart from the epochs, which every barrier writes. */
+    _Atomic uint32_t mate[2][SYMM_MATES] __attribute__((aligned(SYMM_CACHELINE)));
     /* Data first, at the line's start (aligned for every element type), the epoch last. */
     struct symm_cell {
         unsigned char data[SYMM_CELL_BYTES];

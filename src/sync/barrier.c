@@ -91,7 +91,7 @@ static int mates_arrived(const void *arg)
 {
     const meeting_t *m = arg;
 
-    return symm_mates_reached(m->t, m->cpu, offsetof(symm_slot_t, arrived), m->epoch);
+    return symm_mates_reached(m->t, m->cpu, 0, m->epoch);
 }
 
 /* Counts this PE in; 1 when it arrived last. The members count themselves in by CPU blocks,
@@ -120,11 +120,11 @@ static int count_in(symm_team_t *t, symm_slot_t *root)
 
 static void central(symm_team_t *t, uint32_t epoch)
 {
-    symm_slot_t *root = symm_slot(t, 0), *mine = symm_slot(t, t->me);
+    symm_slot_t *root = symm_slot(t, 0);
     uint32_t seen;
-    meeting_t m = {t, root, epoch, symm_slot_note_cpu(mine)};
+    meeting_t m = {t, root, epoch, symm_mate_note_cpu(t)};
 
-    atomic_store_explicit(&mine->arrived.v, epoch, memory_order_relaxed);
+    atomic_store_explicit(symm_mate(t, t->me, SYMM_MATE_ARRIVED), epoch, memory_order_relaxed);
     if (count_in(t, root)) {
         atomic_store_explicit(&root->release.v, epoch, memory_order_seq_cst);
         if (atomic_load_explicit(&root->release_sleepers.v, memory_order_seq_cst))

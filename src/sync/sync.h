@@ -34,14 +34,26 @@ void symm_wait_sleep(_Atomic uint32_t *word, uint32_t seen);
 void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p, size_t len);
 /* Waits until *w - target >= 0 (wrapping compare). */
 void symm_wait_reach(_Atomic uint32_t *w, uint32_t target);
-/* With more PEs than CPUs: records in this PE's slot s the CPU it runs on now, which CPU-mates
- * waiting in a barrier or a collective read; returns it. */
-static inline uint32_t symm_slot_note_cpu(symm_slot_t *s)
+/* Word k (SYMM_MATE_CPU, SYMM_MATE_ARRIVED) of team member i: on the team's PE 0 for a team
+ * of at most SYMM_MATES members, else in the member's own slot. */
+static inline _Atomic uint32_t *symm_mate(const symm_team_t *t, int i, int k)
+{
+    symm_slot_t *s;
+
+    if (t->size <= SYMM_MATES)
+        return &symm_slot(t, 0)->mate[k][i];
+    s = symm_slot(t, i);
+    return k == SYMM_MATE_CPU ? &s->cpu.v : &s->arrived.v;
+}
+/* With more PEs than CPUs: records the CPU this PE runs on now, which CPU-mates waiting in a
+ * barrier or a collective of t read; returns it. */
+static inline uint32_t symm_mate_note_cpu(const symm_team_t *t)
 {
     uint32_t cpu = (uint32_t)sched_getcpu();
+    _Atomic uint32_t *w = symm_mate(t, t->me, SYMM_MATE_CPU);
 
-    if (atomic_load_explicit(&s->cpu.v, memory_order_relaxed) != cpu)
-        atomic_store_explicit(&s->cpu.v, cpu, memory_order_relaxed);
+    if (atomic_load_explicit(w, memory_order_relaxed) != cpu)
+        atomic_store_explicit(w, cpu, memory_order_relaxed);
     return cpu;
 }
 /* CPUs the job's PEs share (sync/wait.c). */
@@ -95,16 +107,18 @@ static inline int symm_wait_beside(int (*ready)(const void *arg), int (*idle)(co
     }
     return 0;
 }
-/* Whether every other member of t last seen on CPU `cpu` has raised the word at offset
- * `field` of its slot (posted, arrived) to epoch: the idle test of a wait beside CPU-mates. */
-static inline int symm_mates_reached(const symm_team_t *t, uint32_t cpu, size_t field,
+/* Whether every other member of t last seen on CPU `cpu` has reached epoch: in its `posted`
+ * word (posted: 1) or at a barrier (0). The idle test of a wait beside CPU-mates. */
+static inline int symm_mates_reached(const symm_team_t *t, uint32_t cpu, int posted,
                                      uint32_t epoch)
 {
     for (int i = 0; i < t->size; i++) {
-        symm_slot_t *s = symm_slot(t, i);
-        _Atomic uint32_t *w = (_Atomic uint32_t *)((char *)s + field);
-        if (i != t->me && atomic_load_explicit(&s->cpu.v, memory_order_relaxed) == cpu &&
-            (int32_t)(atomic_load_explicit(w, memory_order_relaxed) - epoch) < 0)
+        _Atomic uint32_t *w;
+        if (i == t->me ||
+            atomic_load_explicit(symm_mate(t, i, SYMM_MATE_CPU), memory_order_relaxed) != cpu)
+            continue;
+        w = posted ? &symm_slot(t, i)->posted.v : symm_mate(t, i, SYMM_MATE_ARRIVED);
+        if ((int32_t)(atomic_load_explicit(w, memory_order_relaxed) - epoch) < 0)
             return 0;
     }
     return 1;
