@@ -9,7 +9,8 @@
 # shmem_barrier_all; each PE's memory, descriptors and TCP sockets after shmem_init, after that
 # barrier and at the end; the UCX endpoints each PE opened (symm's info line at finalize); the
 # PMIx fences and gets each PE made before the first barrier and their time (counted under
-# mpirun by a small interposer, built here, on PMIx_Fence and PMIx_Get); and the latency of
+# mpirun by a small interposer, built here, on PMIx_Fence, PMIx_Get and PMIx_Get_nb); and the
+# latency of
 # shmem_barrier_all, an alltoall of 8 B per pair and an fcollect of 1 MiB per PE. It writes the
 # tables, PNG plots (bench/scale_plot.py, matplotlib) and a model of the figures at 1,024 and
 # 16,384 PEs to docs/bench-scale.md. Every launch is bounded (timeout) and tried twice at most;
@@ -233,8 +234,9 @@ if [ -n "$host_counts" ]; then
         echo "the launch floor did not build; its table is left out" >>"$work/notes"
 fi
 
-# The interposer on PMIx_Fence and PMIx_Get (LD_PRELOAD): a line at each fence's return with
-# its CLOCK_REALTIME, its duration and the gets made so far, and one at exit.
+# The interposer on PMIx_Fence, PMIx_Get and PMIx_Get_nb (LD_PRELOAD): a line at each fence's
+# return with its CLOCK_REALTIME, its duration and the gets made so far (a non-blocking get's
+# time is that of its call only: its answer comes later), and one at exit.
 cat >"$work/pmix_count.c" <<'EOF'
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -259,6 +261,19 @@ int PMIx_Get(const void *proc, const char *key, const void *info, size_t ninfo, 
         *(void **)&real = dlsym(RTLD_NEXT, "PMIx_Get");
     double t0 = now();
     int rc = real(proc, key, info, ninfo, val);
+    get_s += now() - t0;
+    gets++;
+    return rc;
+}
+
+int PMIx_Get_nb(const void *proc, const char *key, const void *info, size_t ninfo, void *cb,
+                void *cbdata)
+{
+    static int (*real)(const void *, const char *, const void *, size_t, void *, void *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "PMIx_Get_nb");
+    double t0 = now();
+    int rc = real(proc, key, info, ninfo, cb, cbdata);
     get_s += now() - t0;
     gets++;
     return rc;
@@ -564,8 +579,8 @@ if [ -n "$worst" ]; then
     t3_fig="mean: at most $worst B ($(col_name "$worst_l")); largest PE: at most $worst_max B"
     t3_fig+=" ($(col_name "$worst_max_l"))"
     if [ "$worst_max" -gt 4096 ] && [ "$worst" -le 4096 ]; then
-        t3_res="met on the mean; the largest PE grows by more (the pages it maps of its node's"
-        t3_res+=" peers, below)"
+        t3_res="met on the mean; the largest PE grows by more (one PE of a test host holds more"
+        t3_res+=" than the others, below)"
     fi
 fi
 
@@ -646,8 +661,9 @@ How the figures are taken:
   (listening ones apart), after the first barrier and at the end. **UCX endpoints**: the line
   symm prints at finalize under SYMM_LOG_LEVEL=info (\`ucx: N endpoints opened to M peers\`);
   symm opens an endpoint to a peer on its first operation to it.
-- **PMIx**: under mpirun, a small interposer (LD_PRELOAD) on PMIx_Fence and PMIx_Get counts
-  and times the fences and gets each PE makes before the first barrier.
+- **PMIx**: under mpirun, a small interposer (LD_PRELOAD) on PMIx_Fence, PMIx_Get and
+  PMIx_Get_nb counts and times the fences and gets each PE makes before the first barrier (a
+  non-blocking get's time is that of its call; its answer comes later).
 - **Latency** (PE 0's time per call, median): shmem_barrier_all (3 warm-up calls, then
   ${it[0]}), an alltoall of 8 B per pair (3, then ${it[1]}) and an fcollect of 1 MiB per PE (1, then
   ${it[2]}), calls back to back; symm runs the OpenSHMEM 1.5 team forms (shmem_alltoallmem,
@@ -702,7 +718,8 @@ if [ ${#host_layouts[@]} -gt 0 ]; then
 
 The bootstrap under mpirun (PMIx), per PE before the first barrier: fences and the time spent
 in them; gets and the time spent in them. Each of symm's allgathers is a PMIx_Put, a fence
-that collects the data, and one PMIx_Get per PE of the job.
+that collects the data, and one PMIx_Get_nb per PE of the job, all issued before the first
+answer is awaited.
 
 $(table c_pmix "${host_layouts[@]}")
 EOF
@@ -871,7 +888,7 @@ EOF
 - *rounds*: $fens PMIx fences per PE, the same at every PE count measured (${counts// /, });
   they took $fen s per PE at $P PEs. A PMIx fence is a collective of the nodes' daemons over
   their routing tree, whose depth grows with the log of the nodes.
-- *gets*: symm reads an allgather's result with one PMIx_Get per PE of the job, so a PE makes
+- *gets*: symm reads an allgather's result with one PMIx_Get_nb per PE of the job, so a PE makes
   $perpe more gets per added PE ($gets at $P PEs, $gs s in all with $P PEs sharing $ncpu CPUs):
   $g1 at 1,024 PEs and $g16 at 16,384, every PE at once. At the least cost of a get in any
   run here, $tget µs, that is $tg1 s and $tg16 s of each PE's start.
@@ -910,9 +927,10 @@ EOF
         trend="grew by $pssg B"
         if [ "${pssg:-0}" -lt 0 ]; then trend="fell by ${pssg#-} B"; fi
         cat <<EOF
-On one host VmRSS grew by $rssg B per added PE (symmrun): every PE maps a page of the internal
-part of each peer on its node, which counts whole in each VmRSS but is shared (Pss $trend per
-added PE); it grows with the PEs of a node ($ppn in the model), not of the job.
+On one host VmRSS grew by $rssg B per added PE (symmrun), Pss $trend. A barrier maps no
+page of the node's other heaps but its team's PE 0's (its waits read the members' CPUs and
+epochs from one board there); a collective maps a page of each member whose part it reads,
+which counts whole in each VmRSS but is shared.
 EOF
     fi
     if [ -n "$vmg" ]; then
@@ -968,7 +986,7 @@ network's). An fcollect of 1 MiB per PE delivers N - 1 MiB to every PE into a re
   copy per node in shared memory, or fetching a peer's address and keys when its endpoint is
   first opened (PMIx_Get of that peer's key, without collecting the data in the fence), makes
   them grow with the peers a PE talks to.
-- *One PMIx_Get per PE of the job in each of the start's two exchanges* (the start cards:
+- *One PMIx get per PE of the job in each of the start's two exchanges* (the start cards:
   hosts, processes, CPUs, heap sizes, in the bootstrap's first fence; the network's records
   and the watch cards, in the transport's): the gets grow with the job in every PE. Reading a
   peer's network record when its endpoint is first opened, as above, leaves the start cards
