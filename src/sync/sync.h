@@ -35,12 +35,13 @@ void symm_wait_for(int (*ready)(const void *arg), const void *arg, const void *p
 /* Waits until *w - target >= 0 (wrapping compare). */
 void symm_wait_reach(_Atomic uint32_t *w, uint32_t target);
 /* Word k (SYMM_MATE_CPU, SYMM_MATE_ARRIVED) of team member i: on the team's PE 0 for a team
- * of at most SYMM_MATES members, else in the member's own slot. */
+ * of one node of at most SYMM_MATES members, else in the member's own slot (a team that spans
+ * nodes may have its PE 0 outside the window's mapped part). */
 static inline _Atomic uint32_t *symm_mate(const symm_team_t *t, int i, int k)
 {
     symm_slot_t *s;
 
-    if (t->size <= SYMM_MATES)
+    if (!t->net && t->size <= SYMM_MATES)
         return &symm_slot(t, 0)->mate[k][i];
     s = symm_slot(t, i);
     return k == SYMM_MATE_CPU ? &s->cpu.v : &s->arrived.v;
