@@ -10,11 +10,10 @@
 # barrier and at the end; the UCX endpoints each PE opened (symm's info line at finalize); the
 # PMIx fences and gets each PE made before the first barrier and their time (counted under
 # mpirun by a small interposer, built here, on PMIx_Fence, PMIx_Get and PMIx_Get_nb); and the
-# latency of
-# shmem_barrier_all, an alltoall of 8 B per pair and an fcollect of 1 MiB per PE. It writes the
-# tables, PNG plots (bench/scale_plot.py, matplotlib) and a model of the figures at 1,024 and
-# 16,384 PEs to docs/bench-scale.md. Every launch is bounded (timeout) and tried twice at most;
-# the test hosts and the work folder are removed on any exit.
+# latency of shmem_barrier_all, an alltoall of 8 B per pair and an fcollect of 1 MiB per PE. It
+# writes the tables, PNG plots (bench/scale_plot.py, matplotlib) and a model of the figures at
+# 1,024 and 16,384 PEs to docs/bench-scale.md. Every launch is bounded (timeout) and tried
+# twice at most; the test hosts and the work folder are removed on any exit.
 #
 # Usage: bench/scale.sh [SYMM_BUILD_DIR]   (default $SYMM_BUILD, else ./build)
 # Environment: SCALE_ROWS (PE counts, default "2 4 8 16 32 64"), SCALE_HOSTS (test-host counts,
