@@ -117,6 +117,17 @@ up() {
         done
     } >"$dir/hosts"
     : >"$dir/names"
+    # A checkout or build under /tmp stays visible on every host, as a cluster's shared file
+    # system would keep it (mpirun there runs the programs and the launch agent by that path);
+    # the rest of each host's /tmp is its own.
+    local root keep=""
+    root=$(cd "$here/../.." && pwd)
+    for p in "$root" "$PWD"; do
+        case $p in
+        "$root"/* | /tmp) ;;
+        /tmp/*) case " $keep " in *" $p "*) ;; *) keep="$keep $p" ;; esac ;;
+        esac
+    done
     for i in $(seq 1 "$k"); do
         local ns=symm-$id-h$i name=h$i-$id
         ip netns add "$ns"
@@ -134,9 +145,14 @@ up() {
         # The host's hostname, hosts file, /tmp and /dev/shm, held by a process that lives in
         # the host's namespaces until the run is removed: entering the host is entering its
         # namespaces (enter.sh), from anywhere, even from another host.
+        mkdir "$dir/$name.tmp"
         nsenter --net="/run/netns/$ns" unshare --uts --mount --propagation private sh -c "
             hostname $name && mount --bind $dir/hosts /etc/hosts && mount -t sysfs sysfs /sys &&
-            mount -t tmpfs -o mode=1777 tmpfs /tmp && mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
+            mount --bind /tmp $dir/$name.tmp && mount -t tmpfs -o mode=1777 tmpfs /tmp &&
+            for p in $keep; do
+                mkdir -p \$p && mount --bind $dir/$name.tmp/\${p#/tmp/} \$p || exit 1
+            done && umount $dir/$name.tmp &&
+            mount -t tmpfs -o mode=1777 tmpfs /dev/shm &&
             touch $dir/$name.ready && exec sleep infinity" </dev/null >/dev/null 2>&1 &
         echo "$name $ns $!" >>"$dir/names"
     done
