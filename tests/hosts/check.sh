@@ -27,6 +27,11 @@ out=$("$hosts" run 3 -- bash -c '
         echo "addr $i $($e "ip -4 -o addr show symm0" | awk "{print \$4}")"
         $e "touch /tmp/mine-$i"
         echo "tmp $i $($e "ls /tmp" | xargs)"
+        # Besides its own files, a host sees under /tmp only the paths the run shares (a
+        # checkout or build under /tmp): their first folders.
+        want=$( { echo mine-$i; for p in $(cat "$SYMM_HOSTS_DIR/shared"); do
+            p=${p#/tmp/}; echo "${p%%/*}"; done; } | sort -u | xargs)
+        echo "want $i $want"
         j=$(( (i + 1) % 3 ))
         $e "timeout 2 bash -c \"exec 3<>/dev/tcp/${h[$j]}/9\"" 2>&1 | grep -q refused && echo "reach $i ${h[$j]}"
     done
@@ -37,7 +42,9 @@ read -r -a names <<<"$(sed -n 's/^hosts //p' <<<"$out")"
 for i in 0 1 2; do
     grep -qx "name $i ${names[$i]}" <<<"$out" || fail "host $i is not named ${names[$i]}"
     grep -q "^addr $i 10\.[0-9]*\.[0-9]*\.$((i + 1))/24$" <<<"$out" || fail "host $i has no address of the run"
-    grep -qx "tmp $i mine-$i" <<<"$out" || fail "host $i sees another host's /tmp, or not its own"
+    want=$(sed -n "s/^want $i //p" <<<"$out")
+    [[ $want == *mine-$i* ]] && grep -qxF "tmp $i $want" <<<"$out" ||
+        fail "host $i sees another host's /tmp, or not its own"
     grep -qx "reach $i ${names[$(( (i + 1) % 3 ))]}" <<<"$out" || fail "host $i does not reach the next by name"
 done
 [ "$(state)" = "$before" ] || fail "a run left behind: $(comm -13 <(echo "$before") <(state) | xargs)"

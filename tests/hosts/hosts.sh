@@ -128,6 +128,7 @@ up() {
         /tmp/*) case " $keep " in *" $p "*) ;; *) keep="$keep $p" ;; esac ;;
         esac
     done
+    echo $keep >"$dir/shared"
     for i in $(seq 1 "$k"); do
         local ns=symm-$id-h$i name=h$i-$id
         ip netns add "$ns"
