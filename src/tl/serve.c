@@ -41,20 +41,25 @@ static int serving(symm_tl_serve_t *s, uint64_t seen)
             atomic_load_explicit(&s->activity, memory_order_relaxed) == seen);
 }
 
-/* Until the transport has nothing to do, or the PE is back. */
+/* Until the transport has nothing to do, or the PE is back. A wake by the transport's
+ * descriptor counts as data arrived, whatever the serve after it reports: a peer's write
+ * lands as the provider is progressed and leaves no completion at the target (libfabric's
+ * RMA and atomics), so the serve that landed it saw nothing, and without the spin the next
+ * request of a burst would wait for the thread to wake again. */
 static void serve(symm_tl_serve_t *s, uint64_t seen, struct pollfd *p)
 {
     long last = 0;
-    int did;
+    int did, woke = 0;
 
     while (serving(s, seen)) {
-        if ((did = s->serve())) {
-            if (did == 2) {
-                s->env->arrived();
-                last = s->env->crowded ? 0 : now_ns();
-            }
-            continue;
+        did = s->serve();
+        if (did == 2 || woke) {
+            s->env->arrived();
+            last = s->env->crowded ? 0 : now_ns();
+            woke = 0;
         }
+        if (did)
+            continue;
         if (last && now_ns() - last < SERVE_SPIN_NS)
             continue;
         if (s->fd < 0) {
@@ -64,8 +69,11 @@ static void serve(symm_tl_serve_t *s, uint64_t seen, struct pollfd *p)
         }
         if (!s->arm())
             continue;
-        if (poll(p, 2, SYMM_TL_IDLE_MS) > 0 && p[0].revents)
-            drain(s->wakefd);
+        if (poll(p, 2, SYMM_TL_IDLE_MS) > 0) {
+            if (p[0].revents)
+                drain(s->wakefd);
+            woke = p[1].revents != 0;
+        }
     }
 }
 
