@@ -16,7 +16,8 @@
  * its own (a context on the stack), an issued one is counted, and quiet waits until the
  * channel's completions catch up with its count. Puts ask for delivery completion, so a
  * completed put is in the target's memory; a small blocking put is copied to a bounce buffer
- * of the channel first and returns at once.
+ * of the channel first and returns at once, and a larger one, where the provider orders reads
+ * after writes, returns once its data has left, a counted read of its last byte behind it.
  *
  * Progress: messages are handled, and over providers whose data moves only when the target
  * reads its completion queue (tcp and shm, FI_PROGRESS_MANUAL) data lands, only as the target
@@ -109,6 +110,7 @@ typedef struct chan {
     _Atomic uint64_t asked, answered; /* emulated atomics sent, and answers come */
     bounce_t *bounce;
     unsigned next_bounce;
+    char scratch; /* where the read behind a large put lands */
 } chan_t;
 
 typedef struct extent {
@@ -170,6 +172,7 @@ static struct {
     int pending;
     int virt_addr, prov_key, mr_endpoint;
     uint64_t put_flags;
+    int raw; /* a read behind a write returns what the write left (FI_ORDER_RAW) */
     int native[2];     /* atomics of 4 and of 8 bytes are the provider's */
     recv_buf_t recv[2];
     symm_tl_am_cb_t am[AM_IDS];
@@ -588,6 +591,7 @@ static symm_status_t pick(const char *atomics, char *why, size_t why_len)
     O.prov_key = !!(O.info->domain_attr->mr_mode & FI_MR_PROV_KEY);
     O.mr_endpoint = !!(O.info->domain_attr->mr_mode & FI_MR_ENDPOINT);
     O.put_flags = FI_COMPLETION | FI_DELIVERY_COMPLETE;
+    O.raw = (O.info->tx_attr->msg_order & FI_ORDER_RAW) && O.info->ep_attr->max_order_raw_size;
     return SYMM_OK;
 }
 
@@ -1024,6 +1028,26 @@ static void rma(chan_t *ch, const char *call, int pe, symm_tl_seg_t seg, uint64_
             atomic_fetch_add_explicit(&ch->posted, 1, memory_order_relaxed);
             POST(rc, ch, fi_writemsg(ch->ep, &m, O.put_flags));
             check(rc, call, "put", pe);
+            continue;
+        }
+        if (put && wait && O.raw) {
+            /* Awaited until its data has left, which frees the source; a read of its last
+             * byte behind it, counted, is done once the data is in pe's memory, for quiet.
+             * Blocking puts in a row then overlap, where a delivery completion would cost a
+             * round trip after each, as the provider's own stream of writes shows (a window
+             * of one write with transmit completion, bench/ofi_rtt.c). */
+            struct iovec liov = {.iov_base = &ch->scratch, .iov_len = 1};
+            struct fi_rma_iov lriov = {.addr = raddr + part - 1, .len = 1, .key = key};
+            struct fi_msg_rma r = {.msg_iov = &liov, .iov_count = 1, .addr = O.addr[pe],
+                                   .rma_iov = &lriov, .rma_iov_count = 1,
+                                   .context = &ch->count};
+            m.context = &op1;
+            POST(rc, ch, fi_writemsg(ch->ep, &m, FI_COMPLETION | FI_TRANSMIT_COMPLETE));
+            check(rc, call, "put", pe);
+            atomic_fetch_add_explicit(&ch->posted, 1, memory_order_relaxed);
+            POST(rc, ch, fi_readmsg(ch->ep, &r, FI_COMPLETION));
+            check(rc, call, "put", pe);
+            wait_flag(ch, &op1.done);
             continue;
         }
         m.context = wait ? &op1 : &ch->count;
