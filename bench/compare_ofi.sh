@@ -13,7 +13,7 @@
 #   on-node path, so all of its PEs reach each other through libfabric, as PEs of different
 #   nodes would; left out, with a note, while it is not built.
 # Beside them the provider's own figures between two processes (bench/ofi_rtt.c), the floor of
-# the round-trip rows, run OFI_PROBES times a round (default 3). The provider is
+# the round-trip rows, run OFI_PROBES times a round (default 1). The provider is
 # BENCH_FI_PROVIDER (default tcp;ofi_rxm). Each side's figure is its best round, as in
 # compare.sh. Writes the section "## Over libfabric" of the page (replacing the page's own, else
 # before its floors): the figures and their ratios, the targets, the floors, a PNG of the size
@@ -91,13 +91,14 @@ ofi_build() {
     fi
 }
 
-# ofi_floor ROUND: the probe's figures, tagged as floors of ROUND. It runs OFI_PROBES times (3)
-# a round: one launch's round trips may differ from the next's by more than its trials differ
-# from each other (11 or 15 us over tcp;ofi_rxm on a 2-CPU virtual machine), and the floor is
-# the least of them all.
+# ofi_floor ROUND: the probe's figures, tagged as floors of ROUND, OFI_PROBES times (1). One
+# launch's figures may differ from the next's by more than its trials differ from each other
+# (11 or 15 us over tcp;ofi_rxm on a 2-CPU virtual machine), and each figure is the best of
+# its launches: with one probe a round, the floor is the best of as many launches as each side
+# gets, where the best of three times as many sat below them by the spread of launches alone.
 ofi_floor() {
     local i
-    for i in $(seq "${OFI_PROBES:-3}"); do
+    for i in $(seq "${OFI_PROBES:-1}"); do
         if FI_PROVIDER=$fi_prov timeout -k 5 "$run_limit" "$work/ofi_rtt" >"$work/out.ofi_rtt" \
             2>"$work/err.ofi_rtt" && grep -q '^done' "$work/out.ofi_rtt"; then
             grep '^case=' "$work/out.ofi_rtt" | sed "s/^/impl=floor round=$1 /" >>"$results"
@@ -258,7 +259,8 @@ ofi_section() {
     echo "libfabric, as PEs of different nodes would. symm over libfabric and SOS get the same"
     echo "provider. Beside them, the provider's own figures between two processes with nothing"
     echo "on top ([bench/ofi_rtt.c](../bench/ofi_rtt.c)): the floor of the round trips. Each"
-    echo "side's figure is its best of $rounds rounds; ratios are symm over SOS, and the targets"
+    echo "side's figure is its best of $rounds rounds, one launch each a round (the floor's: $((rounds * ${OFI_PROBES:-1})) launches);"
+    echo "ratios are symm over SOS, and the targets"
     echo "judge symm over libfabric. A latency target written \"A, or B\" is met when either"
     echo "holds: the figure may instead sit within 5% of the provider's own figure for the same"
     echo "operation, measured in the same run."
