@@ -591,7 +591,8 @@ static symm_status_t pick(const char *atomics, char *why, size_t why_len)
     O.prov_key = !!(O.info->domain_attr->mr_mode & FI_MR_PROV_KEY);
     O.mr_endpoint = !!(O.info->domain_attr->mr_mode & FI_MR_ENDPOINT);
     O.put_flags = FI_COMPLETION | FI_DELIVERY_COMPLETE;
-    O.raw = (O.info->tx_attr->msg_order & FI_ORDER_RAW) && O.info->ep_attr->max_order_raw_size;
+    O.raw = (O.info->tx_attr->msg_order & FI_ORDER_RAW) &&
+            (O.info->rx_attr->msg_order & FI_ORDER_RAW) && O.info->ep_attr->max_order_raw_size;
     return SYMM_OK;
 }
 
