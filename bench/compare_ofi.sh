@@ -21,6 +21,7 @@
 
 fi_prov=${BENCH_FI_PROVIDER:-tcp;ofi_rxm}
 sos_prefix=${SOS_PREFIX:-$here/.sos/install}
+ofi_probes=${OFI_PROBES:-1}
 ofi_plot=${doc%.md}-ofi.png
 ofi_sweep_at=2n2
 
@@ -98,7 +99,7 @@ ofi_build() {
 # gets, where the best of three times as many sat below them by the spread of launches alone.
 ofi_floor() {
     local i
-    for i in $(seq "${OFI_PROBES:-1}"); do
+    for i in $(seq "$ofi_probes"); do
         if FI_PROVIDER=$fi_prov timeout -k 5 "$run_limit" "$work/ofi_rtt" >"$work/out.ofi_rtt" \
             2>"$work/err.ofi_rtt" && grep -q '^done' "$work/out.ofi_rtt"; then
             grep '^case=' "$work/out.ofi_rtt" | sed "s/^/impl=floor round=$1 /" >>"$results"
@@ -260,7 +261,7 @@ ofi_section() {
     echo "provider. Beside them, the provider's own figures between two processes with nothing"
     echo "on top ([bench/ofi_rtt.c](../bench/ofi_rtt.c)): the floor of the round trips. Each"
     echo "side's figure is its best of $rounds rounds, one launch each a round (the floor's, of"
-    echo "$((rounds * ${OFI_PROBES:-1})) launches); ratios are symm over SOS, and the targets"
+    echo "$((rounds * ofi_probes)) launches); ratios are symm over SOS, and the targets"
     echo "judge symm over libfabric. A latency target written \"A, or B\" is met when either"
     echo "holds: the figure may instead sit within 5% of the provider's own figure for the same"
     echo "operation, measured in the same run."
