@@ -50,7 +50,8 @@ symm_status_t symm_tl_choose(const symm_params_t *params, const char **lib, char
     ofi = &symm_tl_ofi;
 #endif
     if (!strcmp(want, "auto")) {
-        if (ofi && (getenv("FI_PROVIDER") || ofi_network() || !ucx))
+        const char *prov = getenv("FI_PROVIDER"); /* set empty, it names no provider */
+        if (ofi && ((prov && *prov) || ofi_network() || !ucx))
             symm_tl_net = ofi;
         else
             symm_tl_net = ucx ? ucx : &symm_tl_none;
