@@ -186,8 +186,8 @@ extern const symm_tl_ops_t symm_tl_ucx, symm_tl_ofi, symm_tl_none;
 extern const symm_tl_ops_t *symm_tl_net;
 
 /* Picks symm_tl_net by SYMM_NET (ucx, ofi or auto) and says which library it loads (*lib).
- * auto takes libfabric where FI_PROVIDER is set or the host has a network that UCX does not
- * serve (Slingshot's cxi, EFA, Omni-Path), else UCX, else libfabric. */
+ * auto takes libfabric where FI_PROVIDER names a provider or the host has a network that UCX
+ * does not serve (Slingshot's cxi, EFA, Omni-Path), else UCX, else libfabric. */
 symm_status_t symm_tl_choose(const symm_params_t *params, const char **lib, char *why,
                              size_t why_len);
 
