@@ -4,7 +4,10 @@
 #   fault.sh MODE HxP BOUND PROGRAM [ARGS]
 #   link   the last host's link goes down at the switch: the job ends non-zero within BOUND
 #          seconds, with symm's report naming that host and its PEs;
-#   kill   every process of the last host is killed (SIGKILL): the same;
+#   kill   every process of the last host is killed (SIGKILL): the same, where the report may
+#          instead be mpirun's, naming the host whose daemon it lost: the launcher's daemon dies
+#          with the PEs, and mpirun, hearing of it at once, may end the job before a PE of the
+#          other hosts has heard of the loss;
 #   flap   the last host's link goes down for 1 s and comes back: the job either completes
 #          (status 0, the program's closing line) or ends as under `link`, never with a wrong
 #          value, within BOUND seconds of the fault;
@@ -123,8 +126,9 @@ case "$mode" in
 link | kill)
     [ "$status" -ne 0 ] || fail "the job exited 0"
     le "$took" "$bound" || fail "the PEs stopped $took s after the fault, more than $bound"
-    grep -Eq "^symm: \[pe [0-9]+ .*\] .*host $victim \(pes? $first_pe(-$last_pe)?\)" "$log" ||
-        fail "no report naming host $victim and its PEs"
+    report="^symm: \[pe [0-9]+ .*\] .*host $victim \(pes? $first_pe(-$last_pe)?\)"
+    [ "$mode" = kill ] && report+="|^ *Remote daemon: .* on node $victim\$"
+    grep -Eq "$report" "$log" || fail "no report naming host $victim and its PEs"
     ;;
 flap)
     if [ "$status" -eq 0 ]; then
