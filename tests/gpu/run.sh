@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs every GPU test on a machine with GPUs: the SPMD tests at 1 and 2 PEs (the heap test
 # also on a small heap and on one larger than the GPU), device operations across 2 virtual
-# nodes through the proxy (2 PEs, on one GPU when there is one), the MoE example (moe_gpu --check) and
-# the Python interface on torch tensors (where PyTorch is installed), the NVSHMEM program
-# under mpirun too (where the build has PMIx), the bad calls (each must end the job with its
-# message, through tests/run_expect_fail.sh), the demo, and a compute-sanitizer memcheck run
-# of the tests at 2 PEs that must be clean.
+# nodes through the proxy, over UCX and over libfabric (2 PEs, on one GPU when there is one),
+# the MoE example (moe_gpu --check) and the Python interface on torch tensors (where PyTorch
+# is installed), the NVSHMEM program under mpirun too (where the build has PMIx), the bad
+# calls (each must end the job with its message, through tests/run_expect_fail.sh), the demo,
+# and a compute-sanitizer memcheck run of the tests at 2 PEs that must be clean.
 #   tests/gpu/run.sh [BUILD_DIR]     (default build/; configured and built when missing)
 # Exit status: 0 all passed, 1 a failure, 77 no GPU here. SYMM_GPU_TEST_LOG=DIR keeps logs.
 set -u
@@ -91,30 +91,29 @@ if [ "$only_memcheck" != 1 ]; then
     for np in $nps; do
         run "gpu_proxy np$np" "$symmrun" -n "$np" --timeout 110 "$t/gpu_proxy"
     done
-    run "gpu_proxy 2 nodes" env $gpu_env "$symmrun" -n 2 --nodes 2 --timeout 110 \
-        "$t/gpu_proxy"
-    # Each step's time goes to the log (SYMM_TEST_TRACE): where a slow run stands.
-    for prog in gpu_rma gpu_coll gpu_team gpu_scope gpu_nvshmem gpu_demo; do
-        run "$prog 2 nodes" env $gpu_env SYMM_TEST_TRACE=1 "$symmrun" -n 2 --nodes 2 \
-            --timeout 110 "$t/$prog"
-    done
-    run "gpu_nvcompat 2 nodes" env $gpu_env SYMM_TEST_TRACE=1 "$symmrun" -n 2 --nodes 2 \
-        --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
-    # The proxy again over libfabric (its tcp provider), where the build has the ofi transport.
-    if "$build/tools/symminfo" 2>/dev/null | grep -q ', ofi ('; then
-        for prog in gpu_proxy gpu_rma gpu_coll; do
-            run "$prog 2 nodes ofi" env $gpu_env SYMM_NET=ofi FI_PROVIDER=tcp "$symmrun" -n 2 \
-                --nodes 2 --timeout 110 "$t/$prog"
+    # Over UCX, then again over libfabric (its tcp provider) where the build has the ofi
+    # transport. Each step's time goes to the log (SYMM_TEST_TRACE): where a slow run stands.
+    nets=ucx
+    "$build/tools/symminfo" 2>/dev/null | grep -q ', ofi (' && nets="ucx ofi"
+    for net in $nets; do
+        net_env=("SYMM_NET=$net")
+        [ "$net" = ofi ] && net_env+=(FI_PROVIDER=tcp)
+        tag=$([ "$net" = ofi ] && echo " ofi")
+        for prog in gpu_proxy gpu_rma gpu_coll gpu_team gpu_scope gpu_nvshmem gpu_demo; do
+            run "$prog 2 nodes$tag" env $gpu_env "${net_env[@]}" SYMM_TEST_TRACE=1 "$symmrun" \
+                -n 2 --nodes 2 --timeout 110 "$t/$prog"
         done
-    fi
-    # A PE of the other node whose kernel faults, or that dies, while PE 0's kernel waits for
-    # it in a barrier: the job ends with the report (the start included, within 20 s).
-    run "bad far_fault 2 nodes" env $gpu_env "$expect" \
-        --regex "${F}cudaDeviceSynchronize: .*illegal memory access" -- \
-        "$symmrun" -n 2 --nodes 2 --timeout 20 "$t/gpu_bad" far_fault
-    run "bad far_kill 2 nodes" env $gpu_env "$expect" \
-        --regex "pe 1 \(pid [0-9]+\) killed by signal 9" -- \
-        "$symmrun" -n 2 --nodes 2 --timeout 20 "$t/gpu_bad" far_kill
+        run "gpu_nvcompat 2 nodes$tag" env $gpu_env "${net_env[@]}" SYMM_TEST_TRACE=1 \
+            "$symmrun" -n 2 --nodes 2 --timeout 110 "$t/gpu_nvcompat" "$t/nvshmem_module.cubin"
+        # A PE of the other node whose kernel faults, or that dies, while PE 0's kernel waits
+        # for it in a barrier: the job ends with the report (the start included, within 20 s).
+        run "bad far_fault 2 nodes$tag" env $gpu_env "${net_env[@]}" "$expect" \
+            --regex "${F}cudaDeviceSynchronize: .*illegal memory access" -- \
+            "$symmrun" -n 2 --nodes 2 --timeout 20 "$t/gpu_bad" far_fault
+        run "bad far_kill 2 nodes$tag" env $gpu_env "${net_env[@]}" "$expect" \
+            --regex "pe 1 \(pid [0-9]+\) killed by signal 9" -- \
+            "$symmrun" -n 2 --nodes 2 --timeout 20 "$t/gpu_bad" far_kill
+    done
 fi
 # A program started alone is a job of one PE.
 [ "$only_memcheck" = 1 ] || run "gpu_demo alone" "$t/gpu_demo"
