@@ -8,7 +8,8 @@
 # calls (each must end the job with its message, through tests/run_expect_fail.sh), the demo,
 # and a compute-sanitizer memcheck run of the tests at 2 PEs that must be clean.
 #   tests/gpu/run.sh [BUILD_DIR]     (default build/; configured and built when missing)
-# Exit status: 0 all passed, 1 a failure, 77 no GPU here. SYMM_GPU_TEST_LOG=DIR keeps logs.
+# Exit status: 0 all passed, 1 a failure, 77 no GPU here. SYMM_GPU_TEST_LOG=DIR keeps logs;
+# SYMM_GPU_TEST_SKIP_PYTHON=1 and SYMM_GPU_TEST_SKIP_MEMCHECK=1 leave those parts out.
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -163,9 +164,13 @@ done
     "$symmrun" -n 2 --timeout 60 "$t/gpu_bad" stream_pe
 
 # The Python interface on torch and CuPy (tests/python/gpu.sh; 77: neither is installed).
-[ "$only_memcheck" = 1 ] || case_timeout=1800 run "python tests/python/gpu.sh" sh -c \
-    'SYMM_GPU_TEST_LOG="$2" tests/python/gpu.sh "$1"; s=$?; [ $s -eq 77 ] || exit $s' _ \
-    "$build" "$logs"
+if [ "${SYMM_GPU_TEST_SKIP_PYTHON:-0}" = 1 ]; then
+    echo "python tests/python/gpu.sh: skipped (SYMM_GPU_TEST_SKIP_PYTHON=1)"
+elif [ "$only_memcheck" != 1 ]; then
+    case_timeout=1800 run "python tests/python/gpu.sh" sh -c \
+        'SYMM_GPU_TEST_LOG="$2" tests/python/gpu.sh "$1"; s=$?; [ $s -eq 77 ] || exit $s' _ \
+        "$build" "$logs"
+fi
 
 # compute-sanitizer memcheck: every test at the largest PE count, clean.
 if [ "${SYMM_GPU_TEST_SKIP_MEMCHECK:-0}" = 1 ]; then
