@@ -97,9 +97,10 @@ if [ "$only_memcheck" != 1 ]; then
     nets=ucx
     "$build/tools/symminfo" 2>/dev/null | grep -q ', ofi (' && nets="ucx ofi"
     for net in $nets; do
-        net_env=("SYMM_NET=$net")
-        [ "$net" = ofi ] && net_env+=(FI_PROVIDER=tcp)
-        tag=$([ "$net" = ofi ] && echo " ofi")
+        net_env=("SYMM_NET=$net") tag=""
+        if [ "$net" = ofi ]; then
+            net_env+=(FI_PROVIDER=tcp) tag=" ofi"
+        fi
         for prog in gpu_proxy gpu_rma gpu_coll gpu_team gpu_scope gpu_nvshmem gpu_demo; do
             run "$prog 2 nodes$tag" env $gpu_env "${net_env[@]}" SYMM_TEST_TRACE=1 "$symmrun" \
                 -n 2 --nodes 2 --timeout 110 "$t/$prog"
