@@ -5,7 +5,7 @@ reduce (sum; NCCL all_reduce) and alltoall (NCCL all_to_all_single) of float32 t
 1 KiB to 256 MiB, each call enqueued on torch's current stream. Two figures per call:
   enqueue  host time from the call to its return (the Python layer, ctypes and the library's
            enqueue): bursts of 8 calls behind a long kernel on the stream, so that nothing waits
-           for the GPU; the median over ITERS bursts of the mean call;
+           for the GPU; the median over 100 bursts of the mean call;
   gpu      stream time per call over ITERS calls back to back (CUDA events), median of 5.
 Also the enqueue time of the stream forms of put (8 bytes, to this PE), quiet and barrier. At
 1 PE (alone, or torchrun --nproc_per_node 1) the figures are the calls' own shapes and
@@ -27,6 +27,7 @@ import symm
 
 
 BURST = 8
+TRIALS = 100
 
 
 def enqueue_us(fn, iters):
@@ -93,7 +94,7 @@ def main() -> None:
         for name, fn in calls.items():
             fn()  # warm-up
             torch.cuda.synchronize()
-            rows.append((name, size, enqueue_us(fn, args.iters), gpu_us(fn, args.iters)))
+            rows.append((name, size, enqueue_us(fn, TRIALS), gpu_us(fn, args.iters)))
         symm.barrier(stream=s)
         torch.cuda.synchronize()
         symm.free(dst)
@@ -102,11 +103,26 @@ def main() -> None:
         size *= 4
     word = symm.tensor(1, torch.int64)
     one = torch.zeros(1, dtype=torch.int64, device="cuda")
+    small_src = symm.tensor(256 * n, torch.float32)
+    small_dst = symm.tensor(256 * n, torch.float32)
+    h = symm.TEAM_WORLD.handle()
+    a2a_c = symm._lib.lib().shmemx_alltoallmem_on_stream
+    d_addr, s_addr, st = small_dst.data_ptr(), small_src.data_ptr(), s.cuda_stream
     small = [("symm.put 8 B", lambda: symm.put(word, one, me, stream=s)),
              ("symm.quiet", lambda: symm.quiet(stream=s)),
-             ("symm.barrier", lambda: symm.barrier(stream=s))]
+             ("symm.barrier", lambda: symm.barrier(stream=s)),
+             ("symm.reduce 1 KiB", lambda: symm.reduce(symm.TEAM_WORLD, small_dst, small_src,
+                                                       "sum", stream=s)),
+             ("symm.alltoall 1 KiB", lambda: symm.alltoall(symm.TEAM_WORLD, small_dst,
+                                                           small_src, stream=s)),
+             # The references: the C call alone through ctypes, and a torch kernel's launch.
+             ("C shmemx_alltoallmem_on_stream (ctypes)", lambda: a2a_c(h, d_addr, s_addr, 1024,
+                                                                       st)),
+             ("torch one.add_(1), a kernel launch", lambda: one.add_(1))]
     small_rows = [(name, enqueue_us(fn, 200)) for name, fn in small]
     torch.cuda.synchronize()
+    symm.free(small_dst)
+    symm.free(small_src)
     symm.free(word)
     if me == 0:
         print("GPU: %s, %d PE(s)\n" % (torch.cuda.get_device_name(), n))

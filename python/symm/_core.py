@@ -274,6 +274,32 @@ def _torch_buf(call: str, what: str, x: Any) -> Buf:
     return Buf(x, x.data_ptr(), count * row.size, count, shape, strides, row, x.is_cuda, "torch")
 
 
+def torch_flat(x: Any) -> Optional[Tuple[int, int, DType]]:
+    """(address, elements, row) of a C-contiguous torch tensor on a GPU, of a dtype symm has,
+    else None: the stream calls' fast path, which leaves every other case, and every error, to
+    the general one (describe and the checks)."""
+    if type(x) is not _torch_tensor or not x.is_cuda or not x.is_contiguous():
+        return None
+    row = _torch_rows.get(x.dtype)
+    return None if row is None else (x.data_ptr(), x.numel(), row)
+
+
+def in_device_heap(addr: int, nbytes: int) -> bool:
+    """[addr, addr + nbytes), not empty, lies in this PE's device heap as last read (False
+    before it is known and after finalize)."""
+    lo = S.dev_lo
+    return bool(lo) and nbytes > 0 and lo <= addr and addr + nbytes <= S.dev_hi
+
+
+def raw_stream(stream: Any) -> Optional[int]:
+    """The handle of a torch stream or a raw handle, else None (stream_handle reads the
+    others, and the current stream where none is given)."""
+    if type(stream) is int:
+        return stream
+    h = getattr(stream, "cuda_stream", None)
+    return h if type(h) is int else None
+
+
 def describe(call: str, what: str, x: Any) -> Buf:
     """The Buf of x: a NumPy array, a torch tensor, a CuPy array, or an object with
     __cuda_array_interface__ or __array_interface__."""

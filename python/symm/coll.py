@@ -39,13 +39,14 @@ _P = ctypes.c_void_p
 class Team:
     """A team of PEs, as shmem_team_t. Members are numbered 0..n_pes()-1 in the team."""
 
-    __slots__ = ("_h", "_index", "name", "_alive")
+    __slots__ = ("_h", "_index", "name", "_alive", "_n")
 
     def __init__(self, handle: int, name: str, index: Optional[int] = None) -> None:
         self._h = handle        # 0 for a predefined team until the library is loaded
         self._index = index
         self.name = name
         self._alive = True
+        self._n = 0             # the team's size, read once (a team's size never changes)
 
     def __repr__(self) -> str:
         return "symm.Team(%s)" % self.name
@@ -65,7 +66,10 @@ class Team:
 
     def n_pes(self) -> int:
         """The number of PEs of the team (shmem_team_n_pes)."""
-        return _lib.lib().shmem_team_n_pes(self.handle("symm.Team.n_pes"))
+        h = self.handle("symm.Team.n_pes")
+        if not self._n:
+            self._n = _lib.lib().shmem_team_n_pes(h)
+        return self._n
 
     def index(self) -> int:
         """The team's NVSHMEM index (shmemx_team_index): 0 world, 1 shared, 2 node, 3 same
@@ -153,10 +157,12 @@ def team_of(call: str, team: TeamLike) -> Team:
 
 
 def _ended() -> None:
-    """At finalize: split teams end with the job."""
+    """At finalize: split teams end with the job; the predefined ones forget their size."""
     for t in _splits.values():
         t._alive = False
     _splits.clear()
+    for t in _PREDEFINED:
+        t._n = 0
 
 
 def team_my_pe(team: TeamLike) -> int:
@@ -380,6 +386,22 @@ def _pair(call: str, team: TeamLike, dst: Any, src: Any, dst_local: bool = False
     return t, h, d, s
 
 
+def _fast(call: str, team: TeamLike, dst: Any, src: Any, stream: Any):
+    """The stream collectives' fast path: two torch tensors of one dtype, contiguous, in this
+    PE's device heap, and a torch stream or a raw handle: (team, its handle, dst, src, the
+    stream's handle), each buffer as (address, elements, row). None sends the call the
+    general way (_pair), which checks everything and names what is wrong."""
+    d = _core.torch_flat(dst)
+    s = _core.torch_flat(src)
+    st = _core.raw_stream(stream)
+    if d is None or s is None or st is None or d[2] is not s[2] or \
+            not _core.in_device_heap(d[0], d[1] * d[2].size) or \
+            not _core.in_device_heap(s[0], s[1] * s[2].size):
+        return None
+    t = team_of(call, team)
+    return t, t.handle(call), d, s, st
+
+
 def _sizes(call: str, what: str, got: int, want: int, unit: str = "elements") -> None:
     if got != want:
         raise InvalidArgument("%s(%s): %d %s, the call needs %d" % (call, what, got, unit, want))
@@ -389,6 +411,12 @@ def broadcast(team: TeamLike, dst: Any, src: Any, root: int = 0, stream: Any = N
     """Copies src of team member root into dst on every member (root's too), dst and src of
     the same size (shmem_broadcastmem; device: shmemx_broadcastmem_on_stream)."""
     call = "symm.broadcast"
+    f = _fast(call, team, dst, src, stream)
+    if f is not None and f[2][1] == f[3][1] and type(root) is int and \
+            0 <= root < f[0].n_pes():
+        _lib.lib().shmemx_broadcastmem_on_stream(f[1], f[2][0], f[3][0],
+                                                 f[3][1] * f[3][2].size, root, f[4])
+        return
     t, h, d, s = _pair(call, team, dst, src)
     n = t.n_pes()
     root = check_pe(call, "root", root, n)
@@ -404,6 +432,11 @@ def fcollect(team: TeamLike, dst: Any, src: Any, stream: Any = None) -> None:
     """Concatenates every member's src into dst in team order: dst holds n_pes(team) times
     src's elements (shmem_fcollectmem; device: shmemx_fcollectmem_on_stream)."""
     call = "symm.fcollect"
+    f = _fast(call, team, dst, src, stream)
+    if f is not None and f[2][1] == f[3][1] * f[0].n_pes():
+        _lib.lib().shmemx_fcollectmem_on_stream(f[1], f[2][0], f[3][0], f[3][1] * f[3][2].size,
+                                                f[4])
+        return
     t, h, d, s = _pair(call, team, dst, src)
     _sizes(call, "dst size", d.count, s.count * t.n_pes())
     st = stream_of(call, stream, d, "dst")
@@ -438,6 +471,11 @@ def alltoall(team: TeamLike, dst: Any, src: Any, stream: Any = None) -> None:
     and dst of the same size, n_pes(team) blocks each (shmem_alltoallmem; device:
     shmemx_alltoallmem_on_stream)."""
     call = "symm.alltoall"
+    f = _fast(call, team, dst, src, stream)
+    if f is not None and f[2][1] == f[3][1] and f[3][1] % (n := f[0].n_pes()) == 0:
+        _lib.lib().shmemx_alltoallmem_on_stream(f[1], f[2][0], f[3][0],
+                                                f[3][1] * f[3][2].size // n, f[4])
+        return
     t, h, d, s = _pair(call, team, dst, src)
     n = t.n_pes()
     _sizes(call, "dst size", d.count, s.count)
@@ -494,6 +532,12 @@ def reduce(team: TeamLike, dst: Any, src: Any, op: str, stream: Any = None) -> N
     same bits; dst and src of the same size, dst may be src (shmem_TYPE_OP_reduce; device:
     shmemx_TYPE_OP_reduce_on_stream)."""
     call = "symm.reduce"
+    f = _fast(call, team, dst, src, stream)
+    if f is not None and f[2][1] == f[3][1]:
+        rc = _reduce_fn(call, f[3][2], op, False, True)(f[1], f[2][0], f[3][0], f[3][1], f[4])
+        if rc:
+            raise SymmError("%s: the C call returned %d" % (call, rc))
+        return
     t, h, d, s = _pair(call, team, dst, src)
     _sizes(call, "dst size", d.count, s.count)
     st = stream_of(call, stream, d, "dst")

@@ -221,6 +221,20 @@ def _rma(call: str, put: bool, dst: Any, src: Any, pe: Any, stream: Any,
             _f("shmemx_signal_op_on_stream")(sv.addr, value, op, pe, h)
 
 
+def _dev_pair(dst: Any, src: Any, stream: Any, sym: Any) -> Optional[tuple]:
+    """The stream form's fast path: torch tensors of one dtype and shape, contiguous, sym (dst
+    or src) in this PE's device heap, a torch stream or a raw handle: (dst address, src
+    address, bytes, stream handle), else None (the general path checks and names what is
+    wrong)."""
+    d = _core.torch_flat(dst)
+    s = _core.torch_flat(src)
+    st = _core.raw_stream(stream)
+    if d is None or s is None or st is None or d[2] is not s[2] or dst.shape != src.shape:
+        return None
+    n = d[1] * d[2].size
+    return (d[0], s[0], n, st) if _core.in_device_heap((d if sym is dst else s)[0], n) else None
+
+
 def put(dst: Any, src: Any, remote_pe: int, stream: Any = None) -> None:
     """Copies src (local memory, any array of dst's shape and dtype) into dst on remote_pe
     (dst symmetric). Host memory: shmem_putmem (shmem_iputN for strided slices), returns when
@@ -235,6 +249,10 @@ def put(dst: Any, src: Any, remote_pe: int, stream: Any = None) -> None:
         if _lo <= a and a + n <= _hi:
             _putmem(d, _at(id(src) + _DATA), n, remote_pe)
             return
+    if stream is not None and type(remote_pe) is int and 0 <= remote_pe < S.npes and \
+            (d := _dev_pair(dst, src, stream, dst)) is not None:
+        _f("shmemx_putmem_on_stream")(d[0], d[1], d[2], remote_pe, d[3])
+        return
     _rma("symm.put", True, dst, src, remote_pe, stream)
 
 
@@ -251,6 +269,10 @@ def get(dst: Any, src: Any, remote_pe: int, stream: Any = None) -> None:
         if _lo <= a and a + n <= _hi:
             _getmem(_at(id(dst) + _DATA), s, n, remote_pe)
             return
+    if stream is not None and type(remote_pe) is int and 0 <= remote_pe < S.npes and \
+            (d := _dev_pair(dst, src, stream, src)) is not None:
+        _f("shmemx_getmem_on_stream")(d[0], d[1], d[2], remote_pe, d[3])
+        return
     _rma("symm.get", False, dst, src, remote_pe, stream)
 
 
