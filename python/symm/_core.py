@@ -274,7 +274,10 @@ def _torch_buf(call: str, what: str, x: Any) -> Buf:
     return Buf(x, x.data_ptr(), count * row.size, count, shape, strides, row, x.is_cuda, "torch")
 
 
-def torch_flat(x: Any) -> Optional[Tuple[int, int, DType]]:
+Flat = Tuple[int, int, DType]  # a tensor of the fast path: (address, elements, row)
+
+
+def torch_flat(x: Any) -> Optional[Flat]:
     """(address, elements, row) of a C-contiguous torch tensor on a GPU, of a dtype symm has,
     else None: the stream calls' fast path, which leaves every other case, and every error, to
     the general one (describe and the checks)."""
@@ -282,6 +285,17 @@ def torch_flat(x: Any) -> Optional[Tuple[int, int, DType]]:
         return None
     row = _torch_rows.get(x.dtype)
     return None if row is None else (x.data_ptr(), x.numel(), row)
+
+
+def torch_pair(dst: Any, src: Any, stream: Any) -> Optional[Tuple[Flat, Flat, int]]:
+    """(dst, src, stream handle) of the stream calls' fast path, each tensor as torch_flat
+    gives it: two such tensors of one dtype, and a torch stream or a raw handle; else None."""
+    d = torch_flat(dst)
+    s = torch_flat(src)
+    st = raw_stream(stream)
+    if d is None or s is None or st is None or d[2] is not s[2]:
+        return None
+    return d, s, st
 
 
 def in_device_heap(addr: int, nbytes: int) -> bool:

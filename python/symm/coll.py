@@ -391,11 +391,11 @@ def _fast(call: str, team: TeamLike, dst: Any, src: Any, stream: Any):
     PE's device heap, and a torch stream or a raw handle: (team, its handle, dst, src, the
     stream's handle), each buffer as (address, elements, row). None sends the call the
     general way (_pair), which checks everything and names what is wrong."""
-    d = _core.torch_flat(dst)
-    s = _core.torch_flat(src)
-    st = _core.raw_stream(stream)
-    if d is None or s is None or st is None or d[2] is not s[2] or \
-            not _core.in_device_heap(d[0], d[1] * d[2].size) or \
+    p = _core.torch_pair(dst, src, stream)
+    if p is None:
+        return None
+    d, s, st = p
+    if not _core.in_device_heap(d[0], d[1] * d[2].size) or \
             not _core.in_device_heap(s[0], s[1] * s[2].size):
         return None
     t = team_of(call, team)
@@ -534,15 +534,14 @@ def reduce(team: TeamLike, dst: Any, src: Any, op: str, stream: Any = None) -> N
     call = "symm.reduce"
     f = _fast(call, team, dst, src, stream)
     if f is not None and f[2][1] == f[3][1]:
-        rc = _reduce_fn(call, f[3][2], op, False, True)(f[1], f[2][0], f[3][0], f[3][1], f[4])
-        if rc:
-            raise SymmError("%s: the C call returned %d" % (call, rc))
-        return
-    t, h, d, s = _pair(call, team, dst, src)
-    _sizes(call, "dst size", d.count, s.count)
-    st = stream_of(call, stream, d, "dst")
-    fn = _reduce_fn(call, s.dtype, op, False, st is not None)
-    rc = fn(h, d.addr, s.addr, s.count) if st is None else fn(h, d.addr, s.addr, s.count, st)
+        h, (d_addr, _, _), (s_addr, count, row), st = f[1:]
+    else:
+        t, h, d, s = _pair(call, team, dst, src)
+        _sizes(call, "dst size", d.count, s.count)
+        st = stream_of(call, stream, d, "dst")
+        d_addr, s_addr, count, row = d.addr, s.addr, s.count, s.dtype
+    fn = _reduce_fn(call, row, op, False, st is not None)
+    rc = fn(h, d_addr, s_addr, count) if st is None else fn(h, d_addr, s_addr, count, st)
     if rc:
         raise SymmError("%s: the C call returned %d" % (call, rc))
 

@@ -226,11 +226,10 @@ def _dev_pair(dst: Any, src: Any, stream: Any, sym: Any) -> Optional[tuple]:
     or src) in this PE's device heap, a torch stream or a raw handle: (dst address, src
     address, bytes, stream handle), else None (the general path checks and names what is
     wrong)."""
-    d = _core.torch_flat(dst)
-    s = _core.torch_flat(src)
-    st = _core.raw_stream(stream)
-    if d is None or s is None or st is None or d[2] is not s[2] or dst.shape != src.shape:
+    p = _core.torch_pair(dst, src, stream)
+    if p is None or dst.shape != src.shape:
         return None
+    d, s, st = p
     n = d[1] * d[2].size
     return (d[0], s[0], n, st) if _core.in_device_heap((d if sym is dst else s)[0], n) else None
 
